@@ -1,0 +1,30 @@
+package dev.effectful.agent.bridge;
+
+/**
+ * What the inlined advice calls, implemented inside the agent's isolated class loader. Only JDK
+ * types cross this line, so the application never sees a class of the runtime's libraries.
+ */
+public interface Dispatcher {
+
+    /**
+     * Called before the body of an {@code @EffectfulTool} method.
+     *
+     * @return a call handle (never null); {@link #skipBody} says whether the body must not run
+     */
+    Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args);
+
+    /** True when the decision for this call was taken without running the body. */
+    boolean skipBody(Object handle);
+
+    /**
+     * Called after the body returned or threw, or after it was skipped.
+     *
+     * @param returned the body's return value (boxed), or null
+     * @param thrown   what the body threw, or null
+     * @return the value to return, already boxed to the method's return type
+     */
+    Object exitValue(Object handle, Object returned, Throwable thrown);
+
+    /** What to throw instead of returning; read after {@link #exitValue}. Null means return. */
+    Throwable exitThrown(Object handle);
+}

@@ -1,0 +1,71 @@
+package dev.effectful;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a tool method whose calls the Effectful agent journals, classifies and deduplicates.
+ *
+ * <p>Without the agent the method runs unchanged. With {@code -javaagent:effectful-agent.jar}
+ * every call derives an intent key from the task, the actor, {@link #name()}, the
+ * {@link IntentKey} arguments and the {@link Slot}, writes an {@code intent} record before the
+ * body runs and an {@code outcome} record after, and turns exceptions into an {@link Outcome}.
+ *
+ * <pre>{@code
+ * @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findSentEmail")
+ * String sendEmail(@IntentKey String orderId, String subject, String body) { ... }
+ *
+ * Optional<String> findSentEmail(String orderId, String subject, String body) { ... }
+ * }</pre>
+ *
+ * <p>Annotate the implementing method: annotations on interface methods are not inherited.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface EffectfulTool {
+
+    /** The kind of effect; decides the re-entry rules. */
+    EffectKind kind();
+
+    /** The verb in the intent key and the journal's {@code call} field; default: the method's name. */
+    String name() default "";
+
+    /**
+     * Name of a method of the same class with the same parameter types and return type that
+     * looks for the effect of an earlier attempt. It returns {@code null}, an empty
+     * {@code Optional} or {@code false} when the effect is absent, and anything else (the value
+     * to return to the caller) when it is present. It runs before an intent whose outcome is
+     * unknown is attempted again.
+     */
+    String probe() default "";
+
+    /**
+     * Name of a method of the same class that checks a returned value before it counts as ok:
+     * it takes one parameter of the tool's return type and throws when the value reports a
+     * failure (a 200 whose body says error). What it throws is classified like an exception
+     * from the body, and a thrown {@link ToolOutcomeException} is taken as the outcome itself.
+     */
+    String check() default "";
+
+    /**
+     * True when the receiver deduplicates on {@code Attempt.current().intentKey()}: a
+     * {@link EffectKind#CREATE} tool whose outcome is unknown may then run again with the same key.
+     */
+    boolean keyable() default false;
+
+    /** Refuse to start when less task budget than this is left (milliseconds; 0 = no floor). */
+    long floorMillis() default 0;
+
+    /** Per-attempt cap in milliseconds; 0 = the task budget only. */
+    long timeoutMillis() default 0;
+
+    /** Exceptions (and their subclasses) that mean "permanent, effect no" for this tool. */
+    Class<? extends Throwable>[] permanentOn() default {};
+
+    /** Exceptions (and their subclasses) that mean "retryable, effect no" for this tool. */
+    Class<? extends Throwable>[] retryableOn() default {};
+}
