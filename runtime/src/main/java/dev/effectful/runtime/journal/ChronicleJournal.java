@@ -1,0 +1,192 @@
+package dev.effectful.runtime.journal;
+
+import net.openhft.chronicle.bytes.SyncMode;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.StoreFileListener;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The journal on a Chronicle Queue: memory-mapped, so a record is safe once the append returns
+ * even if the process is killed the next instant; a record torn by a kill is invisible to readers.
+ *
+ * <p>Chronicle appenders and tailers belong to one thread each, hence the thread-locals.
+ */
+public final class ChronicleJournal implements Journal {
+
+    private final Path dir;
+    private final SingleChronicleQueue queue;
+    private final JournalLock lock;
+    private final boolean syncIntents;
+    private final ThreadLocal<ExcerptAppender> appenders;
+    private final ThreadLocal<ExcerptTailer> tailers;
+
+    private ChronicleJournal(Path dir, SingleChronicleQueue queue, JournalLock lock, boolean syncIntents) {
+        this.dir = dir;
+        this.queue = queue;
+        this.lock = lock;
+        this.syncIntents = syncIntents;
+        this.appenders = ThreadLocal.withInitial(queue::createAppender);
+        this.tailers = ThreadLocal.withInitial(queue::createTailer);
+    }
+
+    /**
+     * Opens the journal for writing: creates the directory owner-only, takes the one-writer lock.
+     *
+     * @param syncIntents true for {@code effectful.sync=intent}: msync after each intent
+     * @param rollCycle   how often a new cycle file starts (daily in production; faster in soaks)
+     */
+    public static ChronicleJournal openWriter(Path dir, boolean syncIntents, RollCycle rollCycle,
+                                              StoreFileListener listener) throws IOException {
+        JournalFiles.ensureDirectory(dir);
+        JournalLock lock = JournalLock.acquire(dir);
+        try {
+            SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir)
+                    .rollCycle(rollCycle == null ? RollCycles.FAST_DAILY : rollCycle)
+                    .syncMode(syncIntents ? SyncMode.SYNC : SyncMode.NONE)
+                    .storeFileListener(new OwnerOnlyFiles(listener))
+                    .build();
+            return new ChronicleJournal(dir, q, lock, syncIntents);
+        } catch (RuntimeException | Error e) {
+            lock.close();
+            throw new IOException("cannot open journal " + dir + ": " + e, e);
+        }
+    }
+
+    /** Opens an existing journal read-only, beside a live writer or after a crash. */
+    public static ChronicleJournal openReader(Path dir) throws IOException {
+        if (!JournalFiles.looksLikeJournal(dir)) {
+            throw new IOException("not an Effectful journal directory: " + dir);
+        }
+        try {
+            SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir).readOnly(true).build();
+            return new ChronicleJournal(dir, q, null, false);
+        } catch (RuntimeException | Error e) {
+            throw new IOException("cannot read journal " + dir + ": " + e, e);
+        }
+    }
+
+    @Override
+    public long append(JournalRecord record) {
+        try {
+            ExcerptAppender appender = appenders.get();
+            try (DocumentContext dc = appender.writingDocument()) {
+                RecordCodec.write(record, dc.wire());
+            }
+            long index = appender.lastIndexAppended();
+            if (syncIntents && record.type() == RecordType.INTENT) {
+                appender.sync();
+            }
+            return index;
+        } catch (RuntimeException | Error e) {
+            appenders.remove();
+            throw new JournalUnavailableException("journal unavailable: cannot write to " + dir + ": " + rootMessage(e), e);
+        }
+    }
+
+    @Override
+    public void sync() {
+        appenders.get().sync();
+    }
+
+    @Override
+    public Optional<JournalRecord> read(long index) {
+        ExcerptTailer tailer = tailers.get();
+        try {
+            if (!tailer.moveToIndex(index)) {
+                return Optional.empty();
+            }
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return Optional.empty();
+                }
+                return Optional.ofNullable(RecordCodec.read(dc.wire()));
+            }
+        } catch (RuntimeException e) {
+            tailers.remove();
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void replay(RecordVisitor visitor) {
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            tailer.toStart();
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return;
+                    }
+                    if (!dc.isData()) {
+                        continue;
+                    }
+                    JournalRecord r = RecordCodec.read(dc.wire());
+                    if (r != null) {
+                        visitor.visit(dc.index(), r);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The underlying queue, for the CLI's integrity checks and retention. */
+    public SingleChronicleQueue queue() {
+        return queue;
+    }
+
+    @Override
+    public Path directory() {
+        return dir;
+    }
+
+    @Override
+    public void close() {
+        try {
+            queue.close();
+        } finally {
+            if (lock != null) {
+                try {
+                    lock.close();
+                } catch (IOException ignored) {
+                    // the process is going away; the kernel releases the lock anyway
+                }
+            }
+        }
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    /** Chronicle creates files with the process umask; tighten each as it is acquired. */
+    private record OwnerOnlyFiles(StoreFileListener next) implements StoreFileListener {
+        @Override
+        public void onAcquired(int cycle, File file) {
+            JournalFiles.ownerOnly(file.toPath());
+            if (next != null) {
+                next.onAcquired(cycle, file);
+            }
+        }
+
+        @Override
+        public void onReleased(int cycle, File file) {
+            if (next != null) {
+                next.onReleased(cycle, file);
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.effectful.runtime.journal;
+
+/**
+ * One journal record, field for field as users read it (CONTRACT.md, "The journal"). Absent fields
+ * are null (or 0 for {@code attempt}, {@code pid} and {@code started}).
+ *
+ * @param started epoch milliseconds when the event this record describes started
+ * @param args    JSON object of the arguments (redacted ones as fingerprints)
+ * @param result  JSON of the returned value on an ok outcome; null when it could not be stored
+ */
+public record JournalRecord(RecordType type, String task, String actor, String call, String kind, String intentKey,
+                            int attempt, String attemptId, long started, Long budgetLeftS, String args,
+                            String outcome, String effectApplied, Long retryAfterS, Long deadlineLeftS,
+                            String message, String result, String probe, long pid, String thread, Long durationMs) {
+
+    public static Builder of(RecordType type) {
+        return new Builder(type);
+    }
+
+    /** Twenty-one fields read badly as constructor arguments; this names each one at the call site. */
+    public static final class Builder {
+        private final RecordType type;
+        private String task;
+        private String actor;
+        private String call;
+        private String kind;
+        private String intentKey;
+        private int attempt;
+        private String attemptId;
+        private long started;
+        private Long budgetLeftS;
+        private String args;
+        private String outcome;
+        private String effectApplied;
+        private Long retryAfterS;
+        private Long deadlineLeftS;
+        private String message;
+        private String result;
+        private String probe;
+        private long pid = ProcessHandle.current().pid();
+        private String thread = Thread.currentThread().getName();
+        private Long durationMs;
+
+        private Builder(RecordType type) {
+            this.type = type;
+        }
+
+        public Builder task(String v) { task = v; return this; }
+        public Builder actor(String v) { actor = v; return this; }
+        public Builder call(String v) { call = v; return this; }
+        public Builder kind(String v) { kind = v; return this; }
+        public Builder intentKey(String v) { intentKey = v; return this; }
+        public Builder attempt(int v) { attempt = v; return this; }
+        public Builder attemptId(String v) { attemptId = v; return this; }
+        public Builder started(long v) { started = v; return this; }
+        public Builder budgetLeftS(Long v) { budgetLeftS = v; return this; }
+        public Builder args(String v) { args = v; return this; }
+        public Builder outcome(String v) { outcome = v; return this; }
+        public Builder effectApplied(String v) { effectApplied = v; return this; }
+        public Builder retryAfterS(Long v) { retryAfterS = v; return this; }
+        public Builder deadlineLeftS(Long v) { deadlineLeftS = v; return this; }
+        public Builder message(String v) { message = v; return this; }
+        public Builder result(String v) { result = v; return this; }
+        public Builder probe(String v) { probe = v; return this; }
+        public Builder pid(long v) { pid = v; return this; }
+        public Builder thread(String v) { thread = v; return this; }
+        public Builder durationMs(Long v) { durationMs = v; return this; }
+
+        public JournalRecord build() {
+            return new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started, budgetLeftS,
+                    args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid, thread,
+                    durationMs);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.effectful.runtime.journal;
+
+import java.util.Locale;
+
+/** The kinds of journal record. A closed set: readers reject nothing, but only these are written. */
+public enum RecordType {
+    /** Written before a body runs: the intent to act. */
+    INTENT,
+    /** Written after a body returned or threw. */
+    OUTCOME,
+    /** A probe looked for the effect of an earlier attempt: found, absent or failed. */
+    PROBE,
+    /** A repeat of a known-ok intent was answered from the journal; no body ran. */
+    DEDUP,
+    /** A person's verdict on an unknown intent (CLI {@code resolve}). */
+    RESOLUTION,
+    /** A call was refused without running (held unknown, Retry-After not passed). */
+    REFUSED;
+
+    public String word() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Empty when the word is not one of ours (a newer writer, or damage). */
+    public static java.util.Optional<RecordType> ofWord(String word) {
+        for (RecordType t : values()) {
+            if (t.word().equals(word)) {
+                return java.util.Optional.of(t);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+}
