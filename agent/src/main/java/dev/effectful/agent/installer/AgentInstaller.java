@@ -1,0 +1,107 @@
+package dev.effectful.agent.installer;
+
+import dev.effectful.agent.bridge.Bridge;
+import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.engine.CallEngine;
+import dev.effectful.runtime.engine.EngineFactory;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.log.LogSink;
+import dev.effectful.runtime.log.Slf4jSink;
+import dev.effectful.runtime.log.StderrSink;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.utility.JavaModule;
+
+import java.lang.instrument.Instrumentation;
+import java.util.concurrent.CompletableFuture;
+
+import static net.bytebuddy.matcher.ElementMatchers.any;
+import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
+import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
+import static net.bytebuddy.matcher.ElementMatchers.isMethod;
+import static net.bytebuddy.matcher.ElementMatchers.isNative;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+
+/**
+ * Runs inside the isolated class loader: reads the configuration, chooses the log sink, installs
+ * the tool transformer, and starts the engine in the background.
+ */
+public final class AgentInstaller {
+
+    static final String TOOL_ANNOTATION = "dev.effectful.EffectfulTool";
+
+    private AgentInstaller() {
+    }
+
+    public static void install(Instrumentation inst, String args, boolean attached) {
+        EffectfulConfig config = EffectfulConfig.load(args);
+        configureLog(config);
+        CompletableFuture<CallEngine> engine = new CompletableFuture<>();
+        Bridge.install(new EngineDispatcher(engine));
+        installToolTransformer(inst);
+        Thread starter = new Thread(() -> {
+            try {
+                engine.complete(EngineFactory.create(config));
+            } catch (Throwable t) {
+                AgentLog.errorOnce("engine-start", "effectful engine failed to start; effectful calls are refused", t);
+                engine.completeExceptionally(t);
+            }
+        }, "effectful-start");
+        starter.setDaemon(true);
+        starter.start();
+        if (attached) {
+            AgentLog.info("effectful agent attached; journal " + config.journalDir());
+        }
+    }
+
+    private static void configureLog(EffectfulConfig config) {
+        LogSink.Level level = LogSink.Level.valueOf(config.logLevel().name());
+        ClassLoader app = ClassLoader.getSystemClassLoader();
+        // Without an SLF4J binding the agent is quiet on stderr unless asked: attempt lines are INFO.
+        LogSink.Level stderrLevel = System.getProperty(EffectfulConfig.LOG_LEVEL) != null ? level : LogSink.Level.WARN;
+        AgentLog.configure(() -> Slf4jSink.of(app, "dev.effectful")
+                .orElseGet(() -> new StderrSink(System.err, stderrLevel)), level);
+    }
+
+    private static void installToolTransformer(Instrumentation inst) {
+        new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
+                .with(AnnotationPrefilter::new)
+                .with(new ErrorListener())
+                .ignore(nameStartsWith("net.bytebuddy.").or(nameStartsWith("dev.effectful.agent.")).or(isSynthetic()),
+                        isBootstrapClassLoader())
+                .type(declaresMethod(isAnnotatedWith(named(TOOL_ANNOTATION))))
+                .transform((builder, type, loader, module, domain) -> builder.visit(Advice.to(ToolAdvice.class)
+                        .on(isMethod().and(isAnnotatedWith(named(TOOL_ANNOTATION)))
+                                .and(not(isBridge())).and(not(isAbstract())).and(not(isNative())))))
+                .installOn(inst);
+    }
+
+    /** A class that cannot be rewritten runs unguarded; say so once per class, never fail the load. */
+    private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable t) {
+            AgentLog.errorOnce("transform:" + typeName, "effectful could not rewrite " + typeName
+                    + "; its tools run unguarded", t);
+        }
+
+        @Override
+        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+                                     DynamicType dynamicType) {
+            AgentLog.debug("effectful rewrote " + type.getName());
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.effectful.agent.e2e;
+
+/**
+ * Lines the JVM itself prints that only a JVM flag can silence (listed in the README with the
+ * flag). Anything else on stderr at a normal start is a defect.
+ */
+final class JvmWarnings {
+
+    private JvmWarnings() {
+    }
+
+    static boolean isJvmFlagWarning(Jdk jdk, String line) {
+        if (line.isBlank()) {
+            return true;
+        }
+        // CDS is limited to boot classes once a jar is appended to the bootstrap search (all JDKs).
+        if (line.contains("Sharing is only supported for boot loader classes because bootstrap classpath has been appended")) {
+            return true;
+        }
+        if (!jdk.name().equals("jdk17")) {
+            // JDK 24+: sun.misc.Unsafe memory access (Chronicle) and JNI loading (jffi) warnings.
+            return line.startsWith("WARNING: A terminally deprecated method in sun.misc.Unsafe")
+                    || line.startsWith("WARNING: sun.misc.Unsafe")
+                    || line.startsWith("WARNING: Please consider reporting this to the maintainers")
+                    || line.startsWith("WARNING: A restricted method in java.lang.System has been called")
+                    || line.startsWith("WARNING: java.lang.System::load")
+                    || line.startsWith("WARNING: Use --enable-native-access")
+                    || line.startsWith("WARNING: Restricted methods will be blocked")
+                    || line.startsWith("WARNING: Use --sun-misc-unsafe-memory-access");
+        }
+        return false;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.effectful.runtime.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every configuration key of the agent, in one place (README "Configuration" mirrors this class).
+ *
+ * <p>Each key is read, in order of precedence, from the agent argument string
+ * ({@code -javaagent:effectful-agent.jar=journal=/var/effectful,sync=intent}), a system property,
+ * an environment variable (upper case, dots as underscores), then the default.
+ */
+public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
+                              Optional<Path> classifierFile, LogLevel logLevel, String rollCycle) {
+
+    public static final String JOURNAL_DIR = "effectful.journal.dir";
+    public static final String SYNC = "effectful.sync";
+    public static final String RETENTION = "effectful.retention";
+    public static final String FAILURE = "effectful.failure";
+    public static final String CLASSIFIER_FILE = "effectful.classifier.file";
+    public static final String LOG_LEVEL = "effectful.log.level";
+    /** Journal roll cycle: daily (default), hourly, minutely. Shorter cycles are for soak tests. */
+    public static final String ROLL_CYCLE = "effectful.roll.cycle";
+
+    /** {@code effectful.sync}: none survives a killed process, intent also survives power loss. */
+    public enum Sync { NONE, INTENT }
+
+    /** {@code effectful.failure}: how a failure reaches a tool that does not return Outcome. */
+    public enum Failure { EXCEPTION, JSON }
+
+    /** {@code effectful.log.level}. */
+    public enum LogLevel { ERROR, WARN, INFO, DEBUG }
+
+    /** Reads the configuration from the agent argument string, system properties and environment. */
+    public static EffectfulConfig load(String agentArgs) {
+        return load(parseAgentArgs(agentArgs), System.getenv());
+    }
+
+    static EffectfulConfig load(Map<String, String> agentArgs, Map<String, String> env) {
+        Source src = new Source(agentArgs, env);
+        Path dir = Path.of(src.get(JOURNAL_DIR).orElse("./effectful-journal")).toAbsolutePath().normalize();
+        return new EffectfulConfig(
+                dir,
+                src.get(SYNC).map(v -> parseEnum(Sync.class, SYNC, v)).orElse(Sync.NONE),
+                src.get(RETENTION).map(v -> parseDuration(RETENTION, v)).orElse(Duration.ofDays(7)),
+                src.get(FAILURE).map(v -> parseEnum(Failure.class, FAILURE, v)).orElse(Failure.EXCEPTION),
+                src.get(CLASSIFIER_FILE).map(Path::of),
+                src.get(LOG_LEVEL).map(v -> parseEnum(LogLevel.class, LOG_LEVEL, v)).orElse(LogLevel.INFO),
+                src.get(ROLL_CYCLE).orElse("daily"));
+    }
+
+    /**
+     * {@code journal=DIR,sync=intent} or full key names; short names are the key without the
+     * {@code effectful.} prefix.
+     */
+    static Map<String, String> parseAgentArgs(String args) {
+        Map<String, String> out = new HashMap<>();
+        if (args == null || args.isBlank()) {
+            return out;
+        }
+        for (String part : args.split(",")) {
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("agent argument '" + part + "' is not key=value");
+            }
+            String key = part.substring(0, eq).trim();
+            if (key.equals("journal")) {
+                key = JOURNAL_DIR;
+            } else if (!key.startsWith("effectful.")) {
+                key = "effectful." + key;
+            }
+            out.put(key, part.substring(eq + 1).trim());
+        }
+        return out;
+    }
+
+    static Duration parseDuration(String key, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (s.startsWith("p")) {
+                return Duration.parse(s.toUpperCase(Locale.ROOT));
+            }
+            long n = Long.parseLong(s.substring(0, s.length() - 1));
+            return switch (s.charAt(s.length() - 1)) {
+                case 'd' -> Duration.ofDays(n);
+                case 'h' -> Duration.ofHours(n);
+                case 'm' -> Duration.ofMinutes(n);
+                case 's' -> Duration.ofSeconds(n);
+                default -> throw new IllegalArgumentException();
+            };
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(key + "=" + v + " is not a duration (7d, 12h, 30m, 45s or ISO-8601 PT1H)");
+        }
+    }
+
+    private static <E extends Enum<E>> E parseEnum(Class<E> type, String key, String v) {
+        try {
+            return Enum.valueOf(type, v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + "=" + v + " is not one of "
+                    + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT));
+        }
+    }
+
+    private record Source(Map<String, String> agentArgs, Map<String, String> env) {
+        Optional<String> get(String key) {
+            String v = agentArgs.get(key);
+            if (v == null) {
+                v = System.getProperty(key);
+            }
+            if (v == null) {
+                v = env.get(key.toUpperCase(Locale.ROOT).replace('.', '_'));
+            }
+            return Optional.ofNullable(v).filter(s -> !s.isBlank());
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.Attempt;
+import dev.effectful.runtime.deadline.Interrupter;
+import dev.effectful.runtime.tool.ToolMethod;
+
+import java.util.concurrent.CompletableFuture;
+
+/** One call of a tool, from entry to exit: the handle the advice carries between the two. */
+final class Call {
+    final ToolMethod tool;
+    final Object self;
+    final Object[] args;
+
+    TaskContext task;
+    String intentKey;
+    int attempt;
+    String attemptId;
+    String argsJson;
+    long startedMillis;
+    long startNanos;
+    boolean journaled;
+    Interrupter.Alarm alarm;
+    Attempt.Scope attemptScope;
+    CompletableFuture<Completion> flight;
+
+    /** Set when the decision was taken without the body; otherwise set at exit. */
+    Completion completion;
+
+    Call(ToolMethod tool, Object self, Object[] args) {
+        this.tool = tool;
+        this.self = self;
+        this.args = args == null ? new Object[0] : args;
+    }
+
+    boolean bodySkipped() {
+        return completion != null;
+    }
+}

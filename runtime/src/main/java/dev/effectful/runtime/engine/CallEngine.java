@@ -1,0 +1,499 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.Attempt;
+import dev.effectful.EffectApplied;
+import dev.effectful.EffectKind;
+import dev.effectful.Outcome;
+import dev.effectful.Status;
+import dev.effectful.ToolOutcomeException;
+import dev.effectful.runtime.classify.Classification;
+import dev.effectful.runtime.classify.Classifier;
+import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.deadline.Interrupter;
+import dev.effectful.runtime.journal.Journal;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.keys.IntentKeys;
+import dev.effectful.runtime.keys.NotCanonicalException;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.log.LogSink;
+import dev.effectful.runtime.reentry.Decision;
+import dev.effectful.runtime.reentry.IntentState;
+import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.runtime.tool.ToolMethod;
+import dev.effectful.runtime.tool.ToolMethods;
+import dev.effectful.runtime.values.ArgsRenderer;
+import dev.effectful.runtime.values.ResultCodec;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs the protocol around every tool call: key the intent, consult the re-entry rules, write the
+ * intent before the body, classify what happened, write the outcome after, shape the answer.
+ *
+ * <p>Never throws to the advice: an internal failure refuses an effectful call (its intent could
+ * not be journaled, so it must not run) and lets a READ call run untouched.
+ */
+public final class CallEngine {
+
+    private final EffectfulConfig config;
+    private final JournalAccess journal;
+    private final IntentStore store;
+    private final ToolMethods tools = new ToolMethods();
+    private final ArgsRenderer argsRenderer;
+    private final ResultCodec results;
+    private final Classifier classifier;
+    private final OutcomeShaper shaper;
+    private final Interrupter interrupter = new Interrupter();
+    private final InFlightCalls inFlight = new InFlightCalls();
+    private final VerbOrdinals ordinals = new VerbOrdinals();
+    private final ProbeRunner probes;
+
+    public CallEngine(EffectfulConfig config, JournalAccess journal, IntentStore store, ArgsRenderer argsRenderer,
+                      ResultCodec results, Classifier classifier) {
+        this.config = config;
+        this.journal = journal;
+        this.store = store;
+        this.argsRenderer = argsRenderer;
+        this.results = results;
+        this.classifier = classifier;
+        this.shaper = new OutcomeShaper(config.failure());
+        this.probes = new ProbeRunner(results);
+    }
+
+    // ---------------------------------------------------------------- entry
+
+    /** Called before the body. The returned handle says whether the body runs. */
+    public Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
+        ToolMethod tool;
+        try {
+            tool = tools.resolve(type, methodAndDescriptor);
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.errorOnce("resolve:" + type.getName() + methodAndDescriptor, "effectful cannot read the tool "
+                    + type.getName() + "." + methodAndDescriptor + "; its calls run unguarded", e);
+            return null;
+        }
+        Call call = new Call(tool, self, args);
+        try {
+            begin(call);
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.errorOnce("enter:" + tool, "internal error before " + tool.verb() + ": " + e, e);
+            if (call.flight != null) {
+                inFlight.release(call.intentKey, call.flight, null);
+                call.flight = null;
+            }
+            if (tool.isRead()) {
+                return null;
+            }
+            refuse(call, Status.RETRYABLE, EffectApplied.NO, null, "effectful internal error before the call: " + e
+                    + "; the call was not made");
+        }
+        return call;
+    }
+
+    private void begin(Call call) {
+        ToolMethod tool = call.tool;
+        call.task = TaskContext.current();
+        TaskContext task = call.task;
+        if (task.implicit()) {
+            AgentLog.warnOnce("notask", "tool " + tool.verb() + " was called outside any task: each such call is its"
+                    + " own task, journaled but never deduplicated; open one with Task.open(taskId, budget)");
+        }
+        if (task.hasBudget()) {
+            long left = task.leftNanos();
+            if (left <= 0 || left < TimeUnit.MILLISECONDS.toNanos(tool.floorMillis())) {
+                refuse(call, Status.RETRYABLE, EffectApplied.NO, null, new OutcomeFields(0L),
+                        "task budget exhausted (" + TimeUnit.NANOSECONDS.toMillis(left) + " ms left"
+                                + (tool.floorMillis() > 0 ? ", this call needs " + tool.floorMillis() + " ms" : "")
+                                + "): not started; stop and report to the user");
+                return;
+            }
+        }
+        ArgsRenderer.KeyParts parts;
+        try {
+            parts = argsRenderer.keyParts(call.args, tool.params());
+        } catch (NotCanonicalException e) {
+            refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            return;
+        }
+        String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());
+        call.intentKey = IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot());
+        call.argsJson = argsRenderer.render(call.args, tool.params());
+
+        if (tool.isRead() || task.implicit()) {
+            startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
+            return;
+        }
+        CompletableFuture<Completion> mine = new CompletableFuture<>();
+        CompletableFuture<Completion> running = inFlight.claim(call.intentKey, mine);
+        if (running != null) {
+            waitForRunning(call, running);
+            return;
+        }
+        call.flight = mine;
+        IntentState state = store.get(call.intentKey).orElse(null);
+        Decision d = ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(), call.intentKey,
+                System.currentTimeMillis());
+        if (d instanceof Decision.Run run) {
+            startAttempt(call, run.attempt());
+        } else if (d instanceof Decision.Replay replay) {
+            replay(call, replay.resultIndex());
+        } else if (d instanceof Decision.Refuse r) {
+            refuse(call, r.status(), r.effect(), r.retryAfterS(), r.message());
+        } else if (d instanceof Decision.Probe p) {
+            probeThenDecide(call, p.lastAttempt());
+        }
+    }
+
+    private void startAttempt(Call call, int attempt) {
+        call.attempt = attempt;
+        call.attemptId = call.task.id() + "-" + call.intentKey.substring(0, 8) + "-a" + attempt;
+        call.startedMillis = System.currentTimeMillis();
+        call.startNanos = System.nanoTime();
+        JournalRecord intent = base(call, RecordType.INTENT)
+                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis)
+                .budgetLeftS(call.task.leftSeconds()).args(call.argsJson).build();
+        try {
+            long index = journal.append(intent);
+            store.apply(index, intent);
+            call.journaled = true;
+        } catch (JournalUnavailableException e) {
+            if (!call.tool.isRead()) {
+                refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                return;
+            }
+            AgentLog.warnOnce("read-unjournaled", "READ calls run unjournaled while " + e.getMessage());
+        }
+        call.attemptScope = new Attempt(call.intentKey, attempt, call.attemptId).makeCurrent();
+        long cap = call.task.leftNanos();
+        if (call.tool.timeoutMillis() > 0) {
+            cap = Math.min(cap, TimeUnit.MILLISECONDS.toNanos(call.tool.timeoutMillis()));
+        }
+        if (cap != Long.MAX_VALUE) {
+            call.alarm = interrupter.arm(Thread.currentThread(), cap);
+        }
+    }
+
+    private void waitForRunning(Call call, CompletableFuture<Completion> running) {
+        long left = call.task.leftNanos();
+        try {
+            Completion c = running.get(left, TimeUnit.NANOSECONDS);
+            if (c == null) {
+                refuse(call, Status.RETRYABLE, EffectApplied.UNKNOWN, null,
+                        "the same intent failed inside effectful while this call waited for it; retry");
+                return;
+            }
+            call.completion = c;
+            if (c.thrown() == null) {
+                appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
+                        .message("answered by the concurrent call of the same intent").build());
+            }
+        } catch (TimeoutException e) {
+            refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, new OutcomeFields(0L),
+                    "the same intent is still running in this process and the task budget ran out while waiting;"
+                            + " stop and report");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null,
+                    "interrupted while the same intent was running in this process");
+        } catch (ExecutionException e) {
+            refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "the concurrent call failed: " + e.getCause());
+        }
+    }
+
+    private void replay(Call call, long resultIndex) {
+        ToolMethod tool = call.tool;
+        Outcome<Object> ok = outcome(call, Status.OK, EffectApplied.YES, null, null, null);
+        String problem = null;
+        if (resultIndex >= 0) {
+            try {
+                JournalRecord stored = journal.read(resultIndex).orElse(null);
+                if (stored != null && stored.result() != null) {
+                    Object value = results.decode(stored.result(), valueType(tool));
+                    appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
+                            .attempt(stored.attempt()).attemptId(stored.attemptId()).build());
+                    finish(call, shaper.ok(tool, withValue(ok, value), value));
+                    logLine(call, "deduplicated", "ok", "yes", 0);
+                    return;
+                }
+                problem = "the record holding it is gone";
+            } catch (Exception e) {
+                problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
+            }
+        } else {
+            problem = "it could not be serialized when it was returned";
+        }
+        Outcome<Object> noValue = new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null,
+                call.task.leftSeconds(), "already done: the effect was applied earlier; the original result was not"
+                + " stored (" + problem + ")", null, List.of());
+        appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).message(noValue.message()).build());
+        finish(call, shaper.okWithoutValue(tool, noValue));
+        logLine(call, "deduplicated", "ok", "yes", 0);
+    }
+
+    private void probeThenDecide(Call call, int lastAttempt) {
+        ToolMethod tool = call.tool;
+        long started = System.currentTimeMillis();
+        ProbeRunner.Result r = probes.run(tool, call.self, call.args);
+        JournalRecord.Builder rec = base(call, RecordType.PROBE).attempt(lastAttempt).started(started)
+                .durationMs(System.currentTimeMillis() - started).probe(r.word());
+        switch (r.word()) {
+            case "found" -> {
+                rec.outcome("ok").effectApplied("yes").result(r.json()).message(r.message());
+                appendAndApply(rec.build());
+                Outcome<Object> ok = withValue(outcome(call, Status.OK, EffectApplied.YES, null, null,
+                        "an earlier attempt had applied: the probe found it"), r.value());
+                finish(call, shaper.ok(tool, ok, r.value()));
+                logLine(call, "probe found", "ok", "yes", 0);
+            }
+            case "absent" -> {
+                appendAndApply(rec.build());
+                startAttempt(call, lastAttempt + 1);
+            }
+            default -> {
+                rec.outcome("unknown").effectApplied("unknown").message(r.message());
+                appendAndApply(rec.build());
+                refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "attempt " + lastAttempt
+                        + " may have applied and the probe failed (" + r.message() + "): not run again; retry later or"
+                        + " ask a person to resolve it");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- exit
+
+    public boolean skipBody(Object handle) {
+        return ((Call) handle).bodySkipped();
+    }
+
+    /** Called after the body (or after a skipped body); returns what the caller receives. */
+    public Completion exit(Object handle, Object returned, Throwable thrown) {
+        Call call = (Call) handle;
+        if (call.bodySkipped()) {
+            return call.completion;
+        }
+        Completion result;
+        try {
+            result = conclude(call, returned, thrown);
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.errorOnce("exit:" + call.tool, "internal error after " + call.tool.verb() + ": " + e, e);
+            result = new Completion(returned, thrown);
+        }
+        if (call.flight != null) {
+            inFlight.release(call.intentKey, call.flight, result);
+            call.flight = null;
+        }
+        call.completion = result;
+        return result;
+    }
+
+    /** What to throw for a call whose {@link #exit} has run; null means return its value. */
+    public Throwable thrown(Object handle) {
+        Completion c = ((Call) handle).completion;
+        return c == null ? null : c.thrown();
+    }
+
+    private Completion conclude(Call call, Object returned, Throwable thrown) {
+        ToolMethod tool = call.tool;
+        if (call.attemptScope != null) {
+            call.attemptScope.close();
+        }
+        boolean timedOut = call.alarm != null && call.alarm.disarm();
+        long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos);
+
+        Outcome<Object> outcome;
+        Throwable cause = thrown;
+        if (thrown != null) {
+            outcome = fromThrown(call, thrown, timedOut, durationMs);
+        } else {
+            Throwable checkFailure = checkReturned(tool, call.self, returned);
+            if (checkFailure != null) {
+                cause = checkFailure;
+                outcome = fromThrown(call, checkFailure, false, durationMs);
+            } else if (returned instanceof Outcome<?> own && tool.returnsOutcome()) {
+                outcome = fill(call, own);
+            } else {
+                Classification c = classifier.classifyReturned(returned, tool.kind()).orElse(null);
+                outcome = c == null ? outcome(call, Status.OK, EffectApplied.YES, null, null, null)
+                        : outcome(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
+            }
+        }
+
+        String resultJson = null;
+        String message = outcome.message();
+        if (outcome.status() == Status.OK) {
+            Object toStore = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
+            ResultCodec.Encoded enc = results.encode(toStore);
+            resultJson = enc.json();
+            if (enc.problem() != null) {
+                message = "result not stored: " + enc.problem();
+            }
+        }
+        JournalRecord rec = base(call, RecordType.OUTCOME).attempt(call.attempt).attemptId(call.attemptId)
+                .started(call.startedMillis).outcome(outcome.status().word())
+                .effectApplied(outcome.effectApplied().word()).retryAfterS(outcome.retryAfterS())
+                .deadlineLeftS(call.task.leftSeconds()).message(message).result(resultJson).durationMs(durationMs)
+                .build();
+        if (call.journaled) {
+            appendAndApply(rec);
+        }
+        logLine(call, "attempt " + call.attempt, outcome.status().word(), outcome.effectApplied().word(), durationMs);
+
+        if (outcome.status() == Status.OK) {
+            Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
+            return tool.returnsOutcome() ? new Completion(outcome, null) : shaper.ok(tool, outcome, value);
+        }
+        return shaper.failure(tool, outcome, unwrap(cause));
+    }
+
+    private Outcome<Object> fromThrown(Call call, Throwable thrown, boolean timedOut, long durationMs) {
+        EffectKind kind = call.tool.kind();
+        if (timedOut) {
+            boolean read = kind == EffectKind.READ;
+            return outcome(call, read ? Status.RETRYABLE : Status.UNKNOWN, read ? EffectApplied.NO : EffectApplied.UNKNOWN,
+                    null, null, "deadline reached after " + durationMs + " ms and the call was interrupted"
+                            + (read ? "" : "; the effect may still land: do not retry, probe or ask"));
+        }
+        Throwable t = unwrap(thrown);
+        if (t instanceof ToolOutcomeException toe) {
+            return fill(call, toe.outcome());
+        }
+        Classification c = classifier.classify(t, kind, call.tool.overrides());
+        return outcome(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
+    }
+
+    private Throwable checkReturned(ToolMethod tool, Object self, Object returned) {
+        if (tool.check().isEmpty()) {
+            return null;
+        }
+        try {
+            tool.check().get().invoke(self, returned);
+            return null;
+        } catch (InvocationTargetException e) {
+            return e.getCause();
+        } catch (IllegalAccessException | IllegalArgumentException | NullPointerException e) {
+            return null;
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private void refuse(Call call, Status status, EffectApplied effect, Long retryAfterS, String message) {
+        refuse(call, status, effect, retryAfterS, null, message);
+    }
+
+    private void refuse(Call call, Status status, EffectApplied effect, Long retryAfterS, OutcomeFields fields,
+                        String message) {
+        Long deadlineLeft = fields != null ? fields.deadlineLeftS() : call.task == null ? null : call.task.leftSeconds();
+        Outcome<Object> o = new Outcome<>(status, effect, null, call.intentKey, retryAfterS, deadlineLeft, message, null,
+                List.of());
+        if (call.intentKey != null && status != Status.OK) {
+            appendQuietly(base(call, RecordType.REFUSED).started(System.currentTimeMillis()).outcome(status.word())
+                    .effectApplied(effect.word()).retryAfterS(retryAfterS).deadlineLeftS(deadlineLeft).message(message)
+                    .build());
+        }
+        logLine(call, "refused", status.word(), effect.word(), 0);
+        finish(call, shaper.failure(call.tool, o, null));
+    }
+
+    private record OutcomeFields(Long deadlineLeftS) {
+    }
+
+    private void finish(Call call, Completion c) {
+        call.completion = c;
+        if (call.flight != null) {
+            inFlight.release(call.intentKey, call.flight, c);
+            call.flight = null;
+        }
+    }
+
+    private Outcome<Object> outcome(Call call, Status status, EffectApplied effect, Long retryAfterS, Object value,
+                                    String message) {
+        return new Outcome<>(status, effect, call.attemptId, call.intentKey, retryAfterS,
+                call.task == null ? null : call.task.leftSeconds(), message, value, List.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    private Outcome<Object> fill(Call call, Outcome<?> own) {
+        return new Outcome<>(own.status(), own.effectApplied(),
+                own.attemptId() != null ? own.attemptId() : call.attemptId,
+                own.intentKey() != null ? own.intentKey() : call.intentKey, own.retryAfterS(),
+                own.deadlineLeftS() != null ? own.deadlineLeftS() : call.task.leftSeconds(), own.message(),
+                (Object) own.value(), own.items());
+    }
+
+    private static Outcome<Object> withValue(Outcome<Object> o, Object value) {
+        return new Outcome<>(o.status(), o.effectApplied(), o.attemptId(), o.intentKey(), o.retryAfterS(),
+                o.deadlineLeftS(), o.message(), value, o.items());
+    }
+
+    private static java.lang.reflect.Type valueType(ToolMethod tool) {
+        if (tool.returnsOutcome() && tool.returnType() instanceof java.lang.reflect.ParameterizedType p) {
+            return p.getActualTypeArguments()[0];
+        }
+        return tool.returnType();
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        Throwable cur = t;
+        while ((cur instanceof InvocationTargetException || cur instanceof java.lang.reflect.UndeclaredThrowableException)
+                && cur.getCause() != null) {
+            cur = cur.getCause();
+        }
+        return cur;
+    }
+
+    private JournalRecord.Builder base(Call call, RecordType type) {
+        return JournalRecord.of(type).task(call.task.id()).actor(call.task.actor().isEmpty() ? null : call.task.actor())
+                .call(call.tool.verb()).kind(call.tool.kind().name().toLowerCase(Locale.ROOT))
+                .intentKey(call.intentKey);
+    }
+
+    private void appendAndApply(JournalRecord r) {
+        try {
+            long index = journal.append(r);
+            store.apply(index, r);
+        } catch (JournalUnavailableException e) {
+            AgentLog.errorOnce("append:" + r.type(), "could not journal a " + r.type().word() + " record: "
+                    + e.getMessage() + "; the intent stays unresolved in the journal", null);
+        }
+    }
+
+    private void appendQuietly(JournalRecord r) {
+        try {
+            journal.append(r);
+        } catch (JournalUnavailableException e) {
+            AgentLog.warnOnce("append-aux", "could not journal a " + r.type().word() + " record: " + e.getMessage());
+        }
+    }
+
+    private void logLine(Call call, String what, String outcome, String effect, long durationMs) {
+        if (!AgentLog.isEnabled(LogSink.Level.INFO)) {
+            return;
+        }
+        AgentLog.info("effectful " + what + " task=" + (call.task == null ? "-" : call.task.id()) + " call="
+                + call.tool.verb() + " kind=" + call.tool.kind().name().toLowerCase(Locale.ROOT) + " intent_key="
+                + call.intentKey + (call.attemptId == null ? "" : " attempt_id=" + call.attemptId) + " outcome="
+                + outcome + " effect_applied=" + effect + " duration_ms=" + durationMs);
+    }
+
+    public EffectfulConfig config() {
+        return config;
+    }
+
+    public IntentStore store() {
+        return store;
+    }
+
+    public Journal journal() {
+        return journal.journal();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.runtime.classify.Classifier;
+import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.keys.Fingerprinter;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.LocalIntentIndex;
+import dev.effectful.runtime.values.ArgsRenderer;
+import dev.effectful.runtime.values.JsonMappers;
+import dev.effectful.runtime.values.ResultCodec;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.RollCycles;
+
+import java.io.IOException;
+import java.nio.file.Files;
+
+/**
+ * Builds a {@link CallEngine} from the configuration: opens the journal (or records why it cannot),
+ * rebuilds the intent index from it, and loads the classifier overrides.
+ */
+public final class EngineFactory {
+
+    private EngineFactory() {
+    }
+
+    public static CallEngine create(EffectfulConfig config) {
+        IntentStore store = new LocalIntentIndex();
+        JournalAccess access;
+        Fingerprinter fingerprinter;
+        try {
+            ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
+                    rollCycle(config.rollCycle()), null);
+            long started = System.nanoTime();
+            journal.replay(store::apply);
+            int forgotten = store.forgetOlderThan(System.currentTimeMillis() - config.retention().toMillis());
+            AgentLog.debug("effectful journal " + config.journalDir() + ": " + store.size() + " intents remembered ("
+                    + forgotten + " past retention) in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+            access = JournalAccess.of(journal);
+            fingerprinter = Fingerprinter.forJournal(config.journalDir());
+        } catch (IOException | RuntimeException e) {
+            String reason = "cannot open journal directory " + config.journalDir() + ": " + e.getMessage();
+            AgentLog.errorOnce("journal-open", reason + "; effectful tool calls will be refused"
+                    + " (retryable, effect no) and READ tools run unjournaled", null);
+            access = JournalAccess.unavailable(reason);
+            fingerprinter = ephemeralFingerprinter();
+        }
+        Classifier classifier = Classifier.defaults();
+        if (config.classifierFile().isPresent()) {
+            try {
+                classifier = Classifier.withOverridesFrom(config.classifierFile().get());
+            } catch (IOException | RuntimeException e) {
+                AgentLog.errorOnce("classifier-file", "cannot read " + EffectfulConfig.CLASSIFIER_FILE + "="
+                        + config.classifierFile().get() + ": " + e.getMessage() + "; using the default table", null);
+            }
+        }
+        return new CallEngine(config, access, store, new ArgsRenderer(fingerprinter, 65_536),
+                new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+    }
+
+    /** With no journal nothing is written, but redaction must still never fall back to plaintext. */
+    private static Fingerprinter ephemeralFingerprinter() {
+        try {
+            java.nio.file.Path tmp = Files.createTempDirectory("effectful-secret");
+            tmp.toFile().deleteOnExit();
+            return Fingerprinter.forJournal(tmp);
+        } catch (IOException e) {
+            throw new IllegalStateException("no place for even a temporary redaction secret", e);
+        }
+    }
+
+    static RollCycle rollCycle(String name) {
+        return switch (name.toLowerCase(java.util.Locale.ROOT)) {
+            case "five_minutely", "minutely" -> RollCycles.FIVE_MINUTELY;
+            case "hourly" -> RollCycles.FAST_HOURLY;
+            default -> RollCycles.FAST_DAILY;
+        };
+    }
+}

@@ -1,0 +1,8 @@
+package dev.effectful.runtime.log;
+
+/** Where the agent's own log lines go: the application's SLF4J binding, or stderr. */
+public interface LogSink {
+    void log(Level level, String message, Throwable error);
+
+    enum Level { ERROR, WARN, INFO, DEBUG }
+}

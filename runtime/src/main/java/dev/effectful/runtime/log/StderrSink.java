@@ -1,0 +1,22 @@
+package dev.effectful.runtime.log;
+
+import java.io.PrintStream;
+
+/** Used when the application has no SLF4J binding; quiet by default (warnings and errors only). */
+public final class StderrSink implements LogSink {
+    private final PrintStream out;
+    private final Level threshold;
+
+    public StderrSink(PrintStream out, Level threshold) {
+        this.out = out;
+        this.threshold = threshold;
+    }
+
+    @Override
+    public void log(Level level, String message, Throwable error) {
+        if (level.ordinal() > threshold.ordinal()) {
+            return;
+        }
+        out.println("effectful " + level + ": " + message + (error == null ? "" : " (" + error + ")"));
+    }
+}

@@ -1,0 +1,37 @@
+package dev.effectful.runtime.reentry;
+
+import dev.effectful.runtime.journal.JournalRecord;
+
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The default store: an in-memory map from intent key to state, rebuilt from the local journal. */
+public final class LocalIntentIndex implements IntentStore {
+
+    private final ConcurrentHashMap<String, IntentState> states = new ConcurrentHashMap<>();
+
+    @Override
+    public Optional<IntentState> get(String intentKey) {
+        return Optional.ofNullable(states.get(intentKey));
+    }
+
+    @Override
+    public void apply(long index, JournalRecord record) {
+        if (record.intentKey() == null) {
+            return;
+        }
+        states.compute(record.intentKey(), (k, s) -> StateTransitions.next(s, index, record));
+    }
+
+    @Override
+    public int forgetOlderThan(long cutoffMillis) {
+        int before = states.size();
+        states.entrySet().removeIf(e -> e.getValue().lastMillis() < cutoffMillis && !e.getValue().isUnresolved());
+        return before - states.size();
+    }
+
+    @Override
+    public int size() {
+        return states.size();
+    }
+}

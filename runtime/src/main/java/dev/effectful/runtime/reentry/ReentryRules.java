@@ -1,0 +1,74 @@
+package dev.effectful.runtime.reentry;
+
+import dev.effectful.EffectApplied;
+import dev.effectful.EffectKind;
+import dev.effectful.Status;
+
+/**
+ * The re-entry table of the README, in one place: what a call does when the journal already knows
+ * its intent key. A retry is a guess and a probe is a measurement, so an unknown outcome is probed
+ * before anything runs again, and held for a person when there is no probe and a repeat would hurt.
+ *
+ * <pre>
+ * last known state                          | decision
+ * ------------------------------------------+---------------------------------------------------
+ * none                                      | run attempt 1
+ * READ tool, any state                      | run (reads are never deduplicated)
+ * ok, or resolved "applied yes"             | replay the stored value; body not run
+ * retryable, Retry-After not passed         | refuse: retryable, effect no, seconds left
+ * retryable / permanent (effect no),        | run attempt n+1
+ *   probe found nothing, resolved "no"      |
+ * unknown / intended (crash) / probe failed |
+ *   with a probe                            | probe first
+ *   no probe: IDEMPOTENT, keyable CREATE    | run attempt n+1
+ *   no probe: SEND, MONEY, DESTRUCTIVE,     | refuse: unknown, held until a person resolves it
+ *             other CREATE                  |
+ * </pre>
+ * (A key in flight in this process is waited for before this table is consulted.)
+ */
+public final class ReentryRules {
+
+    private ReentryRules() {
+    }
+
+    public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,
+                                  long nowMillis) {
+        if (s == null) {
+            return new Decision.Run(1);
+        }
+        int next = s.attempts() + 1;
+        if (kind == EffectKind.READ) {
+            return new Decision.Run(next);
+        }
+        switch (s.phase()) {
+            case OK, RESOLVED_APPLIED -> {
+                return new Decision.Replay(s.resultIndex());
+            }
+            case RETRYABLE -> {
+                if (s.retryAfterUntil() > nowMillis && !"unknown".equals(s.effectApplied())) {
+                    long left = (s.retryAfterUntil() - nowMillis + 999) / 1000;
+                    return new Decision.Refuse(Status.RETRYABLE, EffectApplied.NO, left,
+                            "the service asked to wait: retry after " + left + " s; not sent again before then");
+                }
+                return new Decision.Run(next);
+            }
+            case PERMANENT, PROBED_ABSENT, RESOLVED_NOT_APPLIED -> {
+                return new Decision.Run(next);
+            }
+            default -> {
+                // INTENDED, UNKNOWN, PROBE_FAILED: nobody knows whether the effect landed
+                if (hasProbe) {
+                    return new Decision.Probe(s.attempts());
+                }
+                if (kind == EffectKind.IDEMPOTENT || (kind == EffectKind.CREATE && keyable)) {
+                    return new Decision.Run(next);
+                }
+                return new Decision.Refuse(Status.UNKNOWN, EffectApplied.UNKNOWN, null,
+                        "attempt " + s.attempts() + " of this " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                                + " may have applied and no probe is declared: held until a person resolves it"
+                                + " (java -jar effectful-agent.jar journal resolve " + intentKey
+                                + " --applied yes|no); do not retry");
+            }
+        }
+    }
+}

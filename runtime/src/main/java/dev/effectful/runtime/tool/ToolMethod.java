@@ -1,0 +1,75 @@
+package dev.effectful.runtime.tool;
+
+import dev.effectful.EffectKind;
+import dev.effectful.runtime.classify.ToolOverrides;
+import dev.effectful.runtime.values.ParamSpec;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.util.Optional;
+
+/**
+ * Everything the engine needs to know about one {@code @EffectfulTool} method, worked out once
+ * from its annotations and signature.
+ *
+ * @param verb       the intent's verb and the journal's {@code call}
+ * @param params     per-parameter treatment, in order
+ * @param probe      the declared probe, validated (same parameter types and return type)
+ * @param check      the declared result check, validated (one parameter taking the return type)
+ * @param returnType the generic return type the stored result is read back as
+ */
+public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[] params, boolean hasIntentKey,
+                         Optional<Method> probe, Optional<Method> check, ToolOverrides overrides, boolean keyable,
+                         long floorMillis, long timeoutMillis, Type returnType) {
+
+    public boolean returnsOutcome() {
+        return method.getReturnType() == dev.effectful.Outcome.class;
+    }
+
+    public boolean returnsString() {
+        return method.getReturnType() == String.class;
+    }
+
+    public boolean returnsVoid() {
+        return method.getReturnType() == void.class;
+    }
+
+    public boolean isRead() {
+        return kind == EffectKind.READ;
+    }
+
+    /** The value to return from a method whose body did not produce one: zero for primitives. */
+    public Object emptyReturn() {
+        Class<?> r = method.getReturnType();
+        if (!r.isPrimitive() || r == void.class) {
+            return null;
+        }
+        if (r == boolean.class) {
+            return Boolean.FALSE;
+        }
+        if (r == char.class) {
+            return (char) 0;
+        }
+        if (r == long.class) {
+            return 0L;
+        }
+        if (r == double.class) {
+            return 0d;
+        }
+        if (r == float.class) {
+            return 0f;
+        }
+        if (r == byte.class) {
+            return (byte) 0;
+        }
+        if (r == short.class) {
+            return (short) 0;
+        }
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return method.getDeclaringClass().getName() + "." + method.getName() + " (" + verb + ", " + kind + ")";
+    }
+}

@@ -1,0 +1,148 @@
+package dev.effectful.runtime.tool;
+
+import dev.effectful.EffectfulTool;
+import dev.effectful.IntentKey;
+import dev.effectful.Redact;
+import dev.effectful.Slot;
+import dev.effectful.runtime.classify.ToolOverrides;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.values.ParamSpec;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Resolves the rewritten method a call comes from, once per method. The advice passes the
+ * declaring class and a constant "name(descriptor)return" string; reflection happens only on the
+ * first call of each method.
+ */
+public final class ToolMethods {
+
+    private final ClassValue<Map<String, ToolMethod>> cache = new ClassValue<>() {
+        @Override
+        protected Map<String, ToolMethod> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
+    /** The tool for {@code methodAndDescriptor} of {@code type}; throws when it is not an @EffectfulTool. */
+    public ToolMethod resolve(Class<?> type, String methodAndDescriptor) {
+        Map<String, ToolMethod> perClass = cache.get(type);
+        ToolMethod tm = perClass.get(methodAndDescriptor);
+        if (tm == null) {
+            tm = perClass.computeIfAbsent(methodAndDescriptor, sig -> describe(find(type, sig)));
+        }
+        return tm;
+    }
+
+    static Method find(Class<?> type, String sig) {
+        for (Method m : type.getDeclaredMethods()) {
+            if (!m.isBridge() && sig.equals(m.getName() + descriptor(m))) {
+                return m;
+            }
+        }
+        throw new IllegalStateException("no method " + sig + " in " + type.getName());
+    }
+
+    static String descriptor(Method m) {
+        StringBuilder sb = new StringBuilder("(");
+        for (Class<?> p : m.getParameterTypes()) {
+            sb.append(descriptor(p));
+        }
+        return sb.append(')').append(descriptor(m.getReturnType())).toString();
+    }
+
+    private static String descriptor(Class<?> c) {
+        if (c.isArray()) {
+            return c.getName().replace('.', '/');
+        }
+        if (c.isPrimitive()) {
+            if (c == void.class) return "V";
+            if (c == boolean.class) return "Z";
+            if (c == byte.class) return "B";
+            if (c == char.class) return "C";
+            if (c == short.class) return "S";
+            if (c == int.class) return "I";
+            if (c == long.class) return "J";
+            if (c == float.class) return "F";
+            return "D";
+        }
+        return "L" + c.getName().replace('.', '/') + ";";
+    }
+
+    static ToolMethod describe(Method m) {
+        EffectfulTool spec = m.getAnnotation(EffectfulTool.class);
+        if (spec == null) {
+            throw new IllegalStateException(m + " is not annotated @EffectfulTool");
+        }
+        String verb = spec.name().isBlank() ? m.getName() : spec.name();
+        Parameter[] ps = m.getParameters();
+        ParamSpec[] params = new ParamSpec[ps.length];
+        boolean hasKey = false;
+        for (int i = 0; i < ps.length; i++) {
+            boolean key = ps[i].isAnnotationPresent(IntentKey.class);
+            hasKey |= key;
+            params[i] = new ParamSpec(ps[i].getName(), key, ps[i].isAnnotationPresent(Slot.class),
+                    ps[i].isAnnotationPresent(Redact.class));
+        }
+        if (!hasKey) {
+            AgentLog.warnOnce("nokey:" + m, "tool " + verb + " (" + m.getDeclaringClass().getName() + "." + m.getName()
+                    + ") has no @IntentKey parameter: its calls are keyed by task, verb and call order within the task,"
+                    + " which is weaker; mark the parameter naming what is acted on with @IntentKey");
+        }
+        if (ps.length > 0 && !ps[0].isNamePresent()) {
+            AgentLog.warnOnce("noparams:" + m.getDeclaringClass().getName(), m.getDeclaringClass().getName()
+                    + " was compiled without -parameters: the journal shows arguments as arg0, arg1...");
+        }
+        return new ToolMethod(m, spec.kind(), verb, params, hasKey, probeOf(m, spec.probe()), checkOf(m, spec.check()),
+                new ToolOverrides(List.of(spec.permanentOn()), List.of(spec.retryableOn())), spec.keyable(),
+                Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType());
+    }
+
+    private static Optional<Method> probeOf(Method tool, String name) {
+        if (name.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            Method probe = tool.getDeclaringClass().getDeclaredMethod(name, tool.getParameterTypes());
+            if (probe.getReturnType() != tool.getReturnType()) {
+                AgentLog.errorOnce("probe:" + tool, "probe " + name + " of " + tool + " must return "
+                        + tool.getReturnType().getName() + "; the tool runs as if it declared no probe", null);
+                return Optional.empty();
+            }
+            probe.setAccessible(true);
+            return Optional.of(probe);
+        } catch (NoSuchMethodException | RuntimeException e) {
+            AgentLog.errorOnce("probe:" + tool, "probe " + name + " of " + tool
+                    + " not found (it needs the same parameter types); the tool runs as if it declared no probe", null);
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Method> checkOf(Method tool, String name) {
+        if (name.isBlank()) {
+            return Optional.empty();
+        }
+        for (Method c : tool.getDeclaringClass().getDeclaredMethods()) {
+            if (c.getName().equals(name) && c.getParameterCount() == 1
+                    && c.getParameterTypes()[0].isAssignableFrom(boxed(tool.getReturnType()))) {
+                c.setAccessible(true);
+                return Optional.of(c);
+            }
+        }
+        AgentLog.errorOnce("check:" + tool, "result check " + name + " of " + tool
+                + " not found (one parameter taking the tool's return type); results are not checked", null);
+        return Optional.empty();
+    }
+
+    private static Class<?> boxed(Class<?> c) {
+        if (!c.isPrimitive()) {
+            return c;
+        }
+        return java.lang.invoke.MethodType.methodType(c).wrap().returnType();
+    }
+}
