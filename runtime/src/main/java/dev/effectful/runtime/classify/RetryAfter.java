@@ -1,0 +1,51 @@
+package dev.effectful.runtime.classify;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+
+/** Turns a {@code Retry-After} header (delay-seconds or HTTP-date) into seconds from now. */
+final class RetryAfter {
+
+    /** RFC 9110 says a recipient must accept all three date forms, though servers send the first. */
+    private static final List<DateTimeFormatter> DATES = List.of(
+            DateTimeFormatter.RFC_1123_DATE_TIME,
+            DateTimeFormatter.ofPattern("EEEE, dd-MMM-yy HH:mm:ss zzz", Locale.US),
+            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US).withZone(ZoneOffset.UTC));
+
+    private RetryAfter() {
+    }
+
+    /** Seconds to wait, never negative; null when the header is absent or not understood. */
+    static Long seconds(String header, Clock clock) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String value = header.trim();
+        if (value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            try {
+                return Long.parseLong(value);
+            } catch (NumberFormatException tooLarge) {
+                return null;
+            }
+        }
+        for (DateTimeFormatter format : DATES) {
+            try {
+                Duration wait = Duration.between(clock.instant(), ZonedDateTime.parse(value, format).toInstant());
+                if (wait.isNegative()) {
+                    return 0L;
+                }
+                // round up: retrying a fraction of a second early is retrying too early
+                return wait.getSeconds() + (wait.getNano() > 0 ? 1 : 0);
+            } catch (DateTimeParseException | ArithmeticException notThisForm) {
+                // try the next form
+            }
+        }
+        return null;
+    }
+}
