@@ -29,6 +29,7 @@ public final class ChronicleJournal implements Journal {
     private final boolean syncIntents;
     private final ThreadLocal<ExcerptAppender> appenders;
     private final ThreadLocal<ExcerptTailer> tailers;
+    private volatile int lastTightenedCycle = Integer.MIN_VALUE;
 
     private ChronicleJournal(Path dir, SingleChronicleQueue queue, JournalLock lock, boolean syncIntents) {
         this.dir = dir;
@@ -55,6 +56,8 @@ public final class ChronicleJournal implements Journal {
                     .syncMode(syncIntents ? SyncMode.SYNC : SyncMode.NONE)
                     .storeFileListener(new OwnerOnlyFiles(listener))
                     .build();
+            // the metadata file is made at build(), before any listener hears of it
+            JournalFiles.ownerOnly(dir.resolve("metadata.cq4t"));
             return new ChronicleJournal(dir, q, lock, syncIntents);
         } catch (RuntimeException | Error e) {
             lock.close();
@@ -83,6 +86,16 @@ public final class ChronicleJournal implements Journal {
                 RecordCodec.write(record, dc.wire());
             }
             long index = appender.lastIndexAppended();
+            int cycle = appender.cycle();
+            if (cycle != lastTightenedCycle) {
+                // Chronicle creates cycle files with the process umask and does not always tell
+                // the listener about the first one; tighten each new cycle once, here.
+                lastTightenedCycle = cycle;
+                java.io.File f = appender.currentFile();
+                if (f != null) {
+                    JournalFiles.ownerOnly(f.toPath());
+                }
+            }
             if (syncIntents && record.type() == RecordType.INTENT) {
                 appender.sync();
             }
