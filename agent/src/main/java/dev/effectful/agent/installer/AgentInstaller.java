@@ -28,6 +28,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.isMethod;
 import static net.bytebuddy.matcher.ElementMatchers.isNative;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameContains;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
@@ -78,11 +79,12 @@ public final class AgentInstaller {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-                .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
+                .with(AgentBuilder.DescriptionStrategy.Default.HYBRID)
                 .with(AnnotationPrefilter::new)
                 .with(new ErrorListener())
-                .ignore(nameStartsWith("net.bytebuddy.").or(nameStartsWith("dev.effectful.agent.")).or(isSynthetic()),
-                        isBootstrapClassLoader())
+                .ignore(any(), isBootstrapClassLoader())
+                .or(nameStartsWith("net.bytebuddy.").or(nameStartsWith("dev.effectful.agent.")).or(nameStartsWith("jdk."))
+                        .or(nameStartsWith("com.sun.proxy.")).or(nameContains("$Proxy")).or(isSynthetic()))
                 .type(declaresMethod(isAnnotatedWith(named(TOOL_ANNOTATION))))
                 .transform((builder, type, loader, module, domain) -> builder.visit(Advice.to(ToolAdvice.class)
                         .on(isMethod().and(isAnnotatedWith(named(TOOL_ANNOTATION)))

@@ -55,8 +55,10 @@ public final class AgentLog {
     /** An internal failure that disabled part of the agent: said once, loudly, on stderr too. */
     public static void errorOnce(String key, String message, Throwable t) {
         if (ONCE.add(key)) {
-            System.err.println("effectful ERROR: " + message + (t == null ? "" : " (" + t + ")"));
             error(message, t);
+            if (!(sink instanceof StderrSink)) {
+                System.err.println("effectful ERROR: " + message + (t == null ? "" : " (" + t + ")"));
+            }
         }
     }
 

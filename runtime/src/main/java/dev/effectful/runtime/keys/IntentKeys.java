@@ -1,0 +1,52 @@
+package dev.effectful.runtime.keys;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Objects;
+
+/**
+ * Derives the intent key: the first 32 hex digits of SHA-256 over {@code task|actor|verb|target|slot}.
+ *
+ * <p>The format is part of the public contract (users recompute keys from journal exports), so it
+ * is deliberately plain: no versioning prefix, no length framing.
+ */
+public final class IntentKeys {
+
+    /** 32 hex digits = 128 bits: collision-safe for any realistic journal, short enough to read aloud. */
+    private static final int HEX_DIGITS = 32;
+
+    private IntentKeys() {
+    }
+
+    /**
+     * @param taskId the task's id
+     * @param actor the task's actor, or null for none (hashed as the empty string)
+     * @param verb the tool's name
+     * @param target the canonical JSON array of the {@code @IntentKey} arguments
+     * @param slot the rendered {@code @Slot} argument, or null for none (hashed as the empty string)
+     * @return 32 lower-case hex digits
+     */
+    public static String derive(String taskId, String actor, String verb, String target, String slot) {
+        Objects.requireNonNull(taskId, "taskId");
+        Objects.requireNonNull(verb, "verb");
+        Objects.requireNonNull(target, "target");
+        String material = taskId + '|' + orEmpty(actor) + '|' + verb + '|' + target + '|' + orEmpty(slot);
+        byte[] digest = sha256().digest(material.getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest).substring(0, HEX_DIGITS);
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            // Every Java SE platform is required to provide SHA-256.
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package dev.effectful.runtime.values;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.effectful.runtime.keys.CanonicalJson;
+import dev.effectful.runtime.keys.Fingerprinter;
+import dev.effectful.runtime.keys.NotCanonicalException;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Turns a tool call's arguments into what the journal stores ({@link #render}) and into the
+ * parts of its intent key ({@link #keyParts}). Both apply the {@code @Redact} rule here, in one
+ * place: a redacted argument is never written in plaintext, not even inside the key's target,
+ * where its keyed fingerprint stands in for it.
+ *
+ * <p>Markers written in place of a value:
+ * <ul>
+ *   <li>{@code "hmac:<32 hex>"}: a redacted argument (see {@link Fingerprinter});
+ *   <li>{@code {"$unserializable":"<class name>: <short reason>"}}: Jackson could not render it
+ *       (a cycle, a getter that throws, ...);
+ *   <li>{@code {"$truncated":<length>,"sha256":"<hex>","head":"<first 200 chars>"}}: its text is
+ *       longer than the limit. For a String the text is the string itself (measured before any
+ *       serialization, so a 10 MB string costs one hash); for anything else it is the compact JSON
+ *       rendering. The SHA-256 is over the whole text in UTF-8.
+ * </ul>
+ * An argument with no {@link ParamSpec} (a caller bug) is treated as redacted: safe by default.
+ */
+public final class ArgsRenderer {
+
+    public static final int DEFAULT_MAX_CHARS_PER_VALUE = 65536;
+
+    private static final JsonFactory WRITER = new JsonFactory();
+
+    private final Fingerprinter fingerprinter;
+    private final int maxCharsPerValue;
+    private final ObjectMapper mapper = JsonMappers.shared();
+
+    public ArgsRenderer(Fingerprinter fingerprinter, int maxCharsPerValue) {
+        if (maxCharsPerValue < 1) {
+            throw new IllegalArgumentException("maxCharsPerValue must be positive: " + maxCharsPerValue);
+        }
+        this.fingerprinter = Objects.requireNonNull(fingerprinter, "fingerprinter");
+        this.maxCharsPerValue = maxCharsPerValue;
+    }
+
+    public ArgsRenderer(Fingerprinter fingerprinter) {
+        this(fingerprinter, DEFAULT_MAX_CHARS_PER_VALUE);
+    }
+
+    /** The arguments as a JSON object {@code {"<paramName>": <json>, ...}} in parameter order; never throws. */
+    public String render(Object[] args, ParamSpec[] specs) {
+        Object[] values = args == null ? new Object[0] : args;
+        StringWriter out = new StringWriter();
+        try (JsonGenerator gen = WRITER.createGenerator(out)) {
+            gen.writeStartObject();
+            for (int i = 0; i < values.length; i++) {
+                ParamSpec spec = specs != null && i < specs.length && specs[i] != null ? specs[i] : null;
+                gen.writeFieldName(spec != null && spec.name() != null ? spec.name() : "arg" + i);
+                writeValue(gen, values[i], spec == null || spec.redact());
+            }
+            gen.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        return out.toString();
+    }
+
+    private void writeValue(JsonGenerator gen, Object value, boolean redact) throws IOException {
+        if (value == null) {
+            gen.writeNull();
+        } else if (redact) {
+            String fingerprint;
+            try {
+                fingerprint = fingerprinter.fingerprint(value);
+            } catch (Throwable t) {
+                Unserializable.rethrowIfFatal(t);
+                // Not the failure's message: it came from the secret's own toString().
+                writeUnserializable(gen, value.getClass().getName() + ": redacted value could not be fingerprinted");
+                return;
+            }
+            gen.writeString(fingerprint);
+        } else if (value instanceof String s && s.length() > maxCharsPerValue) {
+            writeTruncated(gen, s.length(), sha256Hex(s), CappedWriter.headOf(s, s.length()));
+        } else {
+            CappedWriter rendering = new CappedWriter(maxCharsPerValue, true);
+            try {
+                mapper.writeValue(rendering, value);
+            } catch (Throwable t) {
+                Unserializable.rethrowIfFatal(t);
+                writeUnserializable(gen, Unserializable.describe(value, t));
+                return;
+            }
+            if (rendering.exceeded()) {
+                writeTruncated(gen, rendering.length(), rendering.sha256Hex(), rendering.head());
+            } else {
+                gen.writeRawValue(rendering.text());
+            }
+        }
+    }
+
+    private static void writeUnserializable(JsonGenerator gen, String description) throws IOException {
+        gen.writeStartObject();
+        gen.writeStringField("$unserializable", description);
+        gen.writeEndObject();
+    }
+
+    private static void writeTruncated(JsonGenerator gen, long length, String sha256, String head) throws IOException {
+        gen.writeStartObject();
+        gen.writeNumberField("$truncated", length);
+        gen.writeStringField("sha256", sha256);
+        gen.writeStringField("head", head);
+        gen.writeEndObject();
+    }
+
+    private static String sha256Hex(String s) {
+        return HexFormat.of().formatHex(CappedWriter.sha256().digest(s.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * The intent's target and slot.
+     *
+     * <p>target: {@link CanonicalJson#array} of the {@code @IntentKey} arguments in parameter
+     * order, a redacted one replaced by its fingerprint (so the key cannot be brute-forced from a
+     * short secret). slot: the {@code @Slot} argument's canonical JSON, a string without its
+     * quotes ({@code 2}, {@code reminder-2}); empty when there is none or it is null; several
+     * {@code @Slot} arguments give the canonical array of them.
+     *
+     * @throws NotCanonicalException naming the parameter whose argument has no canonical form
+     */
+    public KeyParts keyParts(Object[] args, ParamSpec[] specs) throws NotCanonicalException {
+        Object[] values = args == null ? new Object[0] : args;
+        List<Object> targets = new ArrayList<>();
+        List<String> targetNames = new ArrayList<>();
+        List<Object> slots = new ArrayList<>();
+        boolean hasIntentKey = false;
+        for (int i = 0; i < values.length && specs != null && i < specs.length; i++) {
+            ParamSpec spec = specs[i];
+            if (spec == null || !(spec.intentKey() || spec.slot())) {
+                continue;
+            }
+            Object keyed = keyedValue(values[i], spec, i);
+            if (spec.intentKey()) {
+                hasIntentKey = true;
+                targets.add(keyed);
+                targetNames.add(nameOf(spec, i));
+            }
+            if (spec.slot()) {
+                slots.add(keyed);
+            }
+        }
+        return new KeyParts(target(targets, targetNames), slot(slots, specs), hasIntentKey);
+    }
+
+    /** The value that stands for an argument in the key: itself, or its fingerprint when redacted. */
+    private Object keyedValue(Object value, ParamSpec spec, int index) throws NotCanonicalException {
+        if (value == null || !spec.redact()) {
+            return value;
+        }
+        try {
+            // A non-canonical secret would be fingerprinted through toString(): fine for the
+            // journal, but an identity-based toString would key every call differently.
+            CanonicalJson.of(value);
+            return fingerprinter.fingerprint(value);
+        } catch (NotCanonicalException | RuntimeException e) {
+            // No cause and no detail: the message could quote the secret.
+            throw new NotCanonicalException(role(spec) + " parameter '" + nameOf(spec, index) + "' (@Redact, "
+                    + value.getClass().getName() + ") cannot be rendered canonically");
+        }
+    }
+
+    private static String target(List<Object> targets, List<String> names) throws NotCanonicalException {
+        try {
+            return CanonicalJson.array(targets);
+        } catch (NotCanonicalException e) {
+            // Only now find out which one, to name it.
+            for (int i = 0; i < targets.size(); i++) {
+                try {
+                    CanonicalJson.of(targets.get(i));
+                } catch (NotCanonicalException culprit) {
+                    throw new NotCanonicalException("@IntentKey parameter '" + names.get(i)
+                            + "' cannot be rendered canonically: " + culprit.getMessage(), culprit);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static String slot(List<Object> slots, ParamSpec[] specs) throws NotCanonicalException {
+        List<Object> present = slots.stream().filter(Objects::nonNull).toList();
+        if (present.isEmpty()) {
+            return "";
+        }
+        try {
+            if (present.size() > 1) {
+                // Two repeat counters both matter; dropping one would merge distinct acts.
+                return CanonicalJson.array(present);
+            }
+            String json = CanonicalJson.of(present.get(0));
+            return json.length() >= 2 && json.startsWith("\"") && json.endsWith("\"") ? json.substring(1, json.length() - 1) : json;
+        } catch (NotCanonicalException e) {
+            throw new NotCanonicalException("@Slot parameter '" + slotNames(specs) + "' cannot be rendered canonically: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static String slotNames(ParamSpec[] specs) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < specs.length; i++) {
+            if (specs[i] != null && specs[i].slot()) {
+                names.add(nameOf(specs[i], i));
+            }
+        }
+        return String.join("', '", names);
+    }
+
+    private static String role(ParamSpec spec) {
+        return spec.intentKey() ? "@IntentKey" : "@Slot";
+    }
+
+    private static String nameOf(ParamSpec spec, int index) {
+        return spec.name() != null ? spec.name() : "arg" + index;
+    }
+
+    /**
+     * @param target canonical JSON array of the {@code @IntentKey} arguments ({@code []} when none)
+     * @param slot the rendered {@code @Slot} argument, empty when none
+     * @param hasIntentKey whether the tool declares any {@code @IntentKey} parameter; without one
+     *     the caller keys by the verb's ordinal in the task instead
+     */
+    public record KeyParts(String target, String slot, boolean hasIntentKey) {
+    }
+}

@@ -1,0 +1,94 @@
+package dev.effectful.runtime.values;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.Objects;
+
+/**
+ * Stores a tool's return value in the journal and reads it back when a repeat of a known-ok
+ * intent is answered from the journal, which must then be indistinguishable from the original.
+ *
+ * <p>Decoding is driven only by the method's declared generic return type, never by type
+ * information in the stored text. {@code Optional} is stored as its content or null
+ * ({@code void} and null as {@code null}).
+ */
+public final class ResultCodec {
+
+    private final ObjectMapper mapper;
+    private final int maxChars;
+    private final ReplayableTypes replayable;
+
+    /**
+     * @param mapper normally {@link JsonMappers#shared()}, which knows Optional and java.time
+     * @param maxChars the longest JSON text worth storing, e.g. 1 MiB
+     */
+    public ResultCodec(ObjectMapper mapper, int maxChars) {
+        if (maxChars < 4) {
+            throw new IllegalArgumentException("maxChars must leave room for at least \"null\": " + maxChars);
+        }
+        this.mapper = Objects.requireNonNull(mapper, "mapper");
+        this.maxChars = maxChars;
+        this.replayable = new ReplayableTypes(mapper);
+    }
+
+    /** The JSON to store, or why there is none; never throws. */
+    public Encoded encode(Object value) {
+        if (value instanceof String s && s.length() > maxChars) {
+            // Checked before serializing: its JSON can only be longer.
+            return tooLarge();
+        }
+        CappedWriter out = new CappedWriter(maxChars, false);
+        try {
+            mapper.writeValue(out, value);
+        } catch (Throwable t) {
+            Unserializable.rethrowIfFatal(t);
+            if (out.exceeded()) {
+                return tooLarge();
+            }
+            return new Encoded(null, "unserializable: " + Unserializable.describe(value, t));
+        }
+        return out.exceeded() ? tooLarge() : new Encoded(out.text(), null);
+    }
+
+    private Encoded tooLarge() {
+        return new Encoded(null, "too large: the result's JSON exceeds " + maxChars + " chars");
+    }
+
+    /**
+     * Reads a stored result back as the declared return type.
+     *
+     * @throws UnreplayableTypeException when the type cannot be rebuilt from JSON without class
+     *     names (Object, an interface or abstract class other than the java.util collections,
+     *     a raw collection, an unsupported JDK type)
+     * @throws IOException when the text does not fit the type
+     */
+    public Object decode(String json, Type type) throws IOException {
+        Objects.requireNonNull(json, "json");
+        String whyNot = replayable.whyNotDecodable(type);
+        if (whyNot != null) {
+            throw new UnreplayableTypeException("Cannot read a stored result back as " + type.getTypeName() + ": " + whyNot);
+        }
+        if (type == void.class || type == Void.class) {
+            return null;
+        }
+        return mapper.readValue(json, mapper.getTypeFactory().constructType(type));
+    }
+
+    /**
+     * Whether a value of this declared return type can be stored and read back equal in type and
+     * content. Stricter than {@link #decode}: a class with state Jackson does not see (a private
+     * field without accessor) decodes, but not faithfully. {@code Collection} replays as a List.
+     */
+    public boolean canReplay(Type type) {
+        return replayable.whyNotReplayable(type) == null;
+    }
+
+    /**
+     * @param json the text to store, null when not storable
+     * @param problem why not storable ({@code "unserializable: <class>: <reason>"} or
+     *     {@code "too large: ..."}), null when fine
+     */
+    public record Encoded(String json, String problem) {
+    }
+}

@@ -1,0 +1,66 @@
+package dev.effectful.runtime.reentry;
+
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LocalIntentIndexTest {
+
+    private final LocalIntentIndex index = new LocalIntentIndex();
+
+    private static JournalRecord.Builder rec(RecordType t, long started) {
+        return JournalRecord.of(t).intentKey("k").started(started);
+    }
+
+    @Test
+    void followsIntentOutcomeProbeAndResolution() {
+        index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
+        assertThat(index.get("k")).get().extracting(IntentState::phase).isEqualTo(Phase.INTENDED);
+        index.apply(2, rec(RecordType.OUTCOME, 100).attempt(1).outcome("retryable").effectApplied("no").retryAfterS(30L)
+                .durationMs(5L).build());
+        IntentState s = index.get("k").orElseThrow();
+        assertThat(s.phase()).isEqualTo(Phase.RETRYABLE);
+        assertThat(s.retryAfterUntil()).isEqualTo(100 + 5 + 30_000);
+        index.apply(3, rec(RecordType.INTENT, 200).attempt(2).build());
+        index.apply(4, rec(RecordType.OUTCOME, 200).attempt(2).outcome("ok").effectApplied("yes").result("\"v\"").build());
+        assertThat(index.get("k").orElseThrow()).extracting(IntentState::phase, IntentState::attempts, IntentState::resultIndex)
+                .containsExactly(Phase.OK, 2, 4L);
+    }
+
+    @Test
+    void okWithoutStoredResultRemembersThat() {
+        index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
+        index.apply(2, rec(RecordType.OUTCOME, 100).attempt(1).outcome("ok").effectApplied("yes").build());
+        assertThat(index.get("k").orElseThrow().resultIndex()).isEqualTo(-1);
+    }
+
+    @Test
+    void probeFoundIsOkWithTheProbesValue() {
+        index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
+        index.apply(9, rec(RecordType.PROBE, 300).attempt(1).probe("found").result("\"charge-1\"").build());
+        assertThat(index.get("k").orElseThrow()).extracting(IntentState::phase, IntentState::resultIndex)
+                .containsExactly(Phase.OK, 9L);
+    }
+
+    @Test
+    void resolutionNoMakesItRunnable() {
+        index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
+        index.apply(2, rec(RecordType.RESOLUTION, 300).effectApplied("no").build());
+        assertThat(index.get("k").orElseThrow().phase()).isEqualTo(Phase.RESOLVED_NOT_APPLIED);
+    }
+
+    @Test
+    void retentionForgetsOldResolvedKeysButNeverUnresolvedOnes() {
+        index.apply(1, JournalRecord.of(RecordType.INTENT).intentKey("old-ok").started(100).attempt(1).build());
+        index.apply(2, JournalRecord.of(RecordType.OUTCOME).intentKey("old-ok").started(100).outcome("ok").build());
+        index.apply(3, JournalRecord.of(RecordType.INTENT).intentKey("old-crash").started(100).attempt(1).build());
+        index.apply(4, JournalRecord.of(RecordType.INTENT).intentKey("young").started(10_000).attempt(1).build());
+        index.apply(5, JournalRecord.of(RecordType.OUTCOME).intentKey("young").started(10_000).outcome("ok").build());
+        assertThat(index.forgetOlderThan(5_000)).isEqualTo(1);
+        assertThat(index.get("old-ok")).isEmpty();
+        assertThat(index.get("old-crash")).isPresent();
+        assertThat(index.get("young")).isPresent();
+    }
+}

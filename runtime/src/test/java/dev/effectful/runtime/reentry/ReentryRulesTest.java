@@ -1,0 +1,97 @@
+package dev.effectful.runtime.reentry;
+
+import dev.effectful.EffectApplied;
+import dev.effectful.EffectKind;
+import dev.effectful.Status;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One test per row of the re-entry table. */
+class ReentryRulesTest {
+
+    private static final long NOW = 1_000_000L;
+
+    private static IntentState state(Phase p, int attempts, String effect, long retryUntil, long resultIndex) {
+        return new IntentState(p, attempts, effect, retryUntil, resultIndex, NOW - 10);
+    }
+
+    private static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean probe) {
+        return ReentryRules.decide(s, kind, keyable, probe, "k", NOW);
+    }
+
+    @Test
+    void unknownKeyRunsFirstAttempt() {
+        assertThat(decide(null, EffectKind.SEND, false, false)).isEqualTo(new Decision.Run(1));
+    }
+
+    @Test
+    void readsAlwaysRunEvenWhenOk() {
+        assertThat(decide(state(Phase.OK, 3, "yes", 0, 5), EffectKind.READ, false, false)).isEqualTo(new Decision.Run(4));
+        assertThat(decide(state(Phase.UNKNOWN, 1, "unknown", 0, -1), EffectKind.READ, false, false)).isEqualTo(new Decision.Run(2));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EffectKind.class, names = "READ", mode = EnumSource.Mode.EXCLUDE)
+    void okReplaysStoredValue(EffectKind kind) {
+        assertThat(decide(state(Phase.OK, 1, "yes", 0, 77), kind, false, false)).isEqualTo(new Decision.Replay(77));
+    }
+
+    @Test
+    void retryAfterNotPassedIsRefusedWithSecondsLeft() {
+        Decision d = decide(state(Phase.RETRYABLE, 1, "no", NOW + 29_500, -1), EffectKind.SEND, false, false);
+        assertThat(d).isInstanceOf(Decision.Refuse.class);
+        Decision.Refuse r = (Decision.Refuse) d;
+        assertThat(r.status()).isEqualTo(Status.RETRYABLE);
+        assertThat(r.effect()).isEqualTo(EffectApplied.NO);
+        assertThat(r.retryAfterS()).isEqualTo(30L);
+    }
+
+    @Test
+    void retryAfterPassedRunsAgain() {
+        assertThat(decide(state(Phase.RETRYABLE, 1, "no", NOW - 1, -1), EffectKind.SEND, false, false)).isEqualTo(new Decision.Run(2));
+    }
+
+    @Test
+    void retryableAndPermanentWithNoEffectRunAgain() {
+        assertThat(decide(state(Phase.RETRYABLE, 2, "no", 0, -1), EffectKind.MONEY, false, false)).isEqualTo(new Decision.Run(3));
+        assertThat(decide(state(Phase.PERMANENT, 1, "no", 0, -1), EffectKind.DESTRUCTIVE, false, false)).isEqualTo(new Decision.Run(2));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Phase.class, names = {"UNKNOWN", "INTENDED", "PROBE_FAILED"})
+    void unknownWithProbeProbesFirst(Phase phase) {
+        assertThat(decide(state(phase, 2, "unknown", 0, -1), EffectKind.SEND, false, true)).isEqualTo(new Decision.Probe(2));
+    }
+
+    @Test
+    void unknownWithoutProbeRunsForIdempotentAndKeyableCreate() {
+        IntentState s = state(Phase.UNKNOWN, 1, "unknown", 0, -1);
+        assertThat(decide(s, EffectKind.IDEMPOTENT, false, false)).isEqualTo(new Decision.Run(2));
+        assertThat(decide(s, EffectKind.CREATE, true, false)).isEqualTo(new Decision.Run(2));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EffectKind.class, names = {"SEND", "MONEY", "DESTRUCTIVE", "CREATE"})
+    void unknownWithoutProbeIsHeldForAPerson(EffectKind kind) {
+        Decision d = decide(state(Phase.INTENDED, 1, null, 0, -1), kind, false, false);
+        assertThat(d).isInstanceOf(Decision.Refuse.class);
+        assertThat(((Decision.Refuse) d).status()).isEqualTo(Status.UNKNOWN);
+        assertThat(((Decision.Refuse) d).message()).contains("journal resolve k --applied yes|no");
+    }
+
+    @Test
+    void personalResolutionDecides() {
+        assertThat(decide(state(Phase.RESOLVED_APPLIED, 1, "yes", 0, -1), EffectKind.SEND, false, false))
+                .isEqualTo(new Decision.Replay(-1));
+        assertThat(decide(state(Phase.RESOLVED_NOT_APPLIED, 1, "no", 0, -1), EffectKind.SEND, false, false))
+                .isEqualTo(new Decision.Run(2));
+    }
+
+    @Test
+    void probeThatFoundNothingLetsTheBodyRun() {
+        assertThat(decide(state(Phase.PROBED_ABSENT, 1, null, 0, -1), EffectKind.MONEY, false, true)).isEqualTo(new Decision.Run(2));
+    }
+}
