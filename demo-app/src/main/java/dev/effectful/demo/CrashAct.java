@@ -50,6 +50,8 @@ final class CrashAct {
         }
         if (agentJar != null) {
             cmd.add("-javaagent:" + agentJar);
+            // an agent on the boot class path makes the JVM warn about class-data sharing on every start
+            cmd.add("-Xshare:off");
         }
         cmd.add("-Deffectful.journal.dir=" + journal);
         cmd.add("-cp");

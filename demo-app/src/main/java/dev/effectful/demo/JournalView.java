@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,14 +28,19 @@ final class JournalView {
         List<Record> records = new ArrayList<>();
         try {
             String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            Process p = new ProcessBuilder(java, "-jar", agentJar, "journal", "--dir", dir.toString(), "export")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Path err = Files.createTempFile("effectful-demo-cli-", ".err");
+            Process p = new ProcessBuilder(java, "-Xshare:off", "-jar", agentJar, "journal", "--dir", dir.toString(), "export")
+                    .redirectError(err.toFile()).start();
             byte[] bytes = p.getInputStream().readAllBytes();
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
                 p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
+            String why = Files.readString(err).trim();
+            Files.deleteIfExists(err);
             if (p.exitValue() != 0) {
-                out.println("   (journal export exited with " + p.exitValue() + "; the journal column stays empty)");
+                // an agent build without the journal CLI: the table still stands on the model and the ledger
+                out.println("   (journal export exited with " + p.exitValue() + ": " + AssistantMain.shorten(why, 80)
+                        + "; the journal column stays empty)");
             }
             ObjectMapper json = new ObjectMapper();
             for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {

@@ -45,7 +45,7 @@ public class OrderTools {
 
     @Tool(name = "search_products", value = "Searches the catalogue; returns products with sku and price")
     @EffectfulTool(kind = EffectKind.READ, name = "search_products")
-    public String searchProducts(@P("what to look for") String query) throws IOException, InterruptedException {
+    public String searchProducts(@IntentKey @P("what to look for") String query) throws IOException, InterruptedException {
         return get("/products?q=" + enc(query), Duration.ofSeconds(5));
     }
 

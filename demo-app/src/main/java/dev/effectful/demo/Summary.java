@@ -120,14 +120,14 @@ final class Summary {
             }
             String word = switch (r.type()) {
                 case "intent" -> "run";
-                case "outcome" -> r.outcome().isEmpty() ? "outcome" : r.outcome();
+                case "outcome" -> r.outcome().isEmpty() ? "outcome" : r.outcome().replace("retryable", "retry");
                 case "probe" -> "probe:" + (r.probe().isEmpty() ? "?" : r.probe());
-                default -> r.type();
+                default -> r.type(); // dedup, refused, resolution
             };
             counts.merge(word, 1, Integer::sum);
         }
         if (counts.isEmpty()) {
-            return journal.isEmpty() ? "(journal unreadable)" : "-";
+            return journal.isEmpty() ? "(no journal export)" : "-";
         }
         return counts.entrySet().stream().map(e -> e.getKey() + "×" + e.getValue()).collect(Collectors.joining(" "));
     }
