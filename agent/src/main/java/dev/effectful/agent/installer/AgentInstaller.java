@@ -2,8 +2,6 @@ package dev.effectful.agent.installer;
 
 import dev.effectful.agent.bridge.Bridge;
 import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.engine.CallEngine;
-import dev.effectful.runtime.engine.EngineFactory;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
 import dev.effectful.runtime.log.Slf4jSink;
@@ -17,7 +15,6 @@ import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
-import java.util.concurrent.CompletableFuture;
 
 import static net.bytebuddy.matcher.ElementMatchers.any;
 import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
@@ -47,19 +44,9 @@ public final class AgentInstaller {
     public static void install(Instrumentation inst, String args, boolean attached) {
         EffectfulConfig config = EffectfulConfig.load(args);
         configureLog(config);
-        CompletableFuture<CallEngine> engine = new CompletableFuture<>();
-        Bridge.install(new EngineDispatcher(engine));
-        installToolTransformer(inst);
-        Thread starter = new Thread(() -> {
-            try {
-                engine.complete(EngineFactory.create(config));
-            } catch (Throwable t) {
-                AgentLog.errorOnce("engine-start", "effectful engine failed to start; effectful calls are refused", t);
-                engine.completeExceptionally(t);
-            }
-        }, "effectful-start");
-        starter.setDaemon(true);
-        starter.start();
+        EngineStarter starter = new EngineStarter(config);
+        Bridge.install(new EngineDispatcher(starter));
+        installToolTransformer(inst, starter);
         if (attached) {
             AgentLog.info("effectful agent attached; journal " + config.journalDir());
         }
@@ -74,14 +61,14 @@ public final class AgentInstaller {
                 .orElseGet(() -> new StderrSink(System.err, stderrLevel)), level);
     }
 
-    private static void installToolTransformer(Instrumentation inst) {
+    private static void installToolTransformer(Instrumentation inst, EngineStarter starter) {
         new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.DescriptionStrategy.Default.HYBRID)
                 .with(AnnotationPrefilter::new)
-                .with(new ErrorListener())
+                .with(new ErrorListener(starter))
                 .with(Boolean.getBoolean("effectful.debug.bytebuddy") ? AgentBuilder.Listener.StreamWriting.toSystemError().withErrorsOnly() : AgentBuilder.Listener.NoOp.INSTANCE)
                 .ignore(any(), isBootstrapClassLoader())
                 .or(nameStartsWith("net.bytebuddy.").or(nameStartsWith("dev.effectful.agent.installer.")).or(nameStartsWith("jdk."))
@@ -95,6 +82,12 @@ public final class AgentInstaller {
 
     /** A class that cannot be rewritten runs unguarded; say so once per class, never fail the load. */
     private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
+        private final EngineStarter starter;
+
+        ErrorListener(EngineStarter starter) {
+            this.starter = starter;
+        }
+
         @Override
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable t) {
             AgentLog.errorOnce("transform:" + typeName, "effectful could not rewrite " + typeName
@@ -105,6 +98,8 @@ public final class AgentInstaller {
         public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
                                      DynamicType dynamicType) {
             AgentLog.debug("effectful rewrote " + type.getName());
+            // the application has tools: open the journal and rebuild the index before the first call
+            starter.startInBackground();
         }
     }
 }

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Connects the bridge to the engine. The engine (Chronicle, the index replay) starts on a
- * background thread so premain stays cheap; the first tool call waits for it. If the engine never
+ * background thread when the first tool class is rewritten, so premain stays cheap and an
+ * application without tools never creates a journal; the first tool call waits for it. If the engine never
  * comes up, effectful calls are refused (their intent cannot be journaled) and READ calls run.
  */
 final class EngineDispatcher implements Dispatcher {
@@ -23,9 +24,12 @@ final class EngineDispatcher implements Dispatcher {
 
     private final CompletableFuture<CallEngine> engine;
 
-    EngineDispatcher(CompletableFuture<CallEngine> engine) {
-        this.engine = engine;
+    EngineDispatcher(EngineStarter starter) {
+        this.engine = starter.engine();
+        this.starter = starter;
     }
+
+    private final EngineStarter starter;
 
     @Override
     public Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
@@ -62,6 +66,7 @@ final class EngineDispatcher implements Dispatcher {
     }
 
     private CallEngine engine() {
+        starter.startInBackground();
         try {
             return engine.get(START_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
