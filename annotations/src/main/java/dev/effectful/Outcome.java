@@ -26,17 +26,52 @@ public record Outcome<T>(Status status, EffectApplied effectApplied, String atte
                          Long retryAfterS, Long deadlineLeftS, String message, T value, List<Item> items) {
 
     /**
-     * One item of a batch tool.
+     * One item of a batch tool: the primary way a batch tool reports what happened to each item
+     * (return an {@code Outcome} whose {@link #items()} name them, or throw a
+     * {@link ToolOutcomeException} carrying one).
      *
      * @param id      the item's {@link ItemKey}
      * @param applied whether this item's effect landed
      * @param reason  why it did not, when known; else null
+     * @param status  what a retry of this item may do: ok for applied items, permanent for items
+     *                refused for good (they are reported, never sent again), retryable for items
+     *                that may be sent again, unknown for items whose effect nobody can tell
      */
-    public record Item(String id, EffectApplied applied, String reason) {
+    public record Item(String id, EffectApplied applied, String reason, Status status) {
         /** Validates the required parts. */
         public Item {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(applied, "applied");
+            Objects.requireNonNull(status, "status");
+        }
+
+        /** An item whose status follows from {@code applied}: yes is ok, no is permanent, else unknown. */
+        public Item(String id, EffectApplied applied, String reason) {
+            this(id, applied, reason, switch (applied) {
+                case YES -> Status.OK;
+                case NO -> Status.PERMANENT;
+                default -> Status.UNKNOWN;
+            });
+        }
+
+        /** The item's effect landed. */
+        public static Item applied(String id) {
+            return new Item(id, EffectApplied.YES, null);
+        }
+
+        /** The item was refused for good (invalid): reported, never sent again. */
+        public static Item rejected(String id, String reason) {
+            return new Item(id, EffectApplied.NO, reason, Status.PERMANENT);
+        }
+
+        /** The item did not land for a passing reason: a retry of the batch sends it again. */
+        public static Item retryable(String id, String reason) {
+            return new Item(id, EffectApplied.NO, reason, Status.RETRYABLE);
+        }
+
+        /** Nobody can tell whether the item landed (a timeout after sending it). */
+        public static Item unknown(String id, String reason) {
+            return new Item(id, EffectApplied.UNKNOWN, reason, Status.UNKNOWN);
         }
     }
 
@@ -65,6 +100,14 @@ public record Outcome<T>(Status status, EffectApplied effectApplied, String atte
     /** The effect may or may not have landed. */
     public static <T> Outcome<T> unknown(String message) {
         return new Outcome<>(Status.UNKNOWN, EffectApplied.UNKNOWN, null, null, null, null, message, null, List.of());
+    }
+
+    /**
+     * What a paginated read that failed half-way returns: the results it has, marked partial and
+     * retryable, never an empty or truncated list presented as complete.
+     */
+    public static <T> Outcome<T> partial(T valueSoFar, String message) {
+        return new Outcome<>(Status.RETRYABLE, EffectApplied.PARTIAL, null, null, null, null, message, valueSoFar, List.of());
     }
 
     /** True when {@link #status()} is {@link Status#OK}. */

@@ -23,6 +23,11 @@ public final class Bridge {
         return d == null ? null : d.enter(type, methodAndDescriptor, self, args);
     }
 
+    public static Object[] arguments(Object handle, Object[] original) {
+        Dispatcher d = dispatcher;
+        return handle == null || d == null ? original : d.arguments(handle, original);
+    }
+
     public static boolean skipBody(Object handle) {
         Dispatcher d = dispatcher;
         return handle != null && d != null && d.skipBody(handle);

@@ -13,6 +13,9 @@ public interface Dispatcher {
      */
     Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args);
 
+    /** The arguments the body runs with (a batch sends only the items that did not land yet). */
+    Object[] arguments(Object handle, Object[] original);
+
     /** True when the decision for this call was taken without running the body. */
     boolean skipBody(Object handle);
 

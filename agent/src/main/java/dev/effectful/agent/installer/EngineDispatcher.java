@@ -42,6 +42,11 @@ final class EngineDispatcher implements Dispatcher {
     }
 
     @Override
+    public Object[] arguments(Object handle, Object[] original) {
+        return handle instanceof Refusal ? original : engine.join().arguments(handle, original);
+    }
+
+    @Override
     public boolean skipBody(Object handle) {
         return handle instanceof Refusal || engine.join().skipBody(handle);
     }

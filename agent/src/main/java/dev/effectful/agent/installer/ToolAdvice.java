@@ -18,9 +18,12 @@ public final class ToolAdvice {
     public static boolean enter(@Advice.Origin Class<?> type,
                                 @Advice.Origin("#m#d") String method,
                                 @Advice.This(optional = true) Object self,
-                                @Advice.AllArguments Object[] args,
+                                @Advice.AllArguments(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object[] args,
                                 @Advice.Local("effectfulCall") Object call) {
         call = Bridge.enter(type, method, self, args);
+        if (call != null) {
+            args = Bridge.arguments(call, args);
+        }
         return Bridge.skipBody(call);
     }
 

@@ -24,6 +24,11 @@ final class Call {
     Attempt.Scope attemptScope;
     CompletableFuture<Completion> flight;
 
+    /** For a batch tool: each item's plan, in the caller's order. */
+    java.util.List<BatchProtocol.ItemPlan> items;
+    /** For a batch tool whose body runs: the arguments with only the items to send. */
+    Object[] replacedArgs;
+
     /** Set when the decision was taken without the body; otherwise set at exit. */
     Completion completion;
 

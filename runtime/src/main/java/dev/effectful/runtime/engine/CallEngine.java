@@ -56,6 +56,7 @@ public final class CallEngine {
     private final InFlightCalls inFlight = new InFlightCalls();
     private final VerbOrdinals ordinals = new VerbOrdinals();
     private final ProbeRunner probes;
+    private final BatchProtocol batches = new BatchProtocol(this);
 
     public CallEngine(EffectfulConfig config, JournalAccess journal, IntentStore store, ArgsRenderer argsRenderer,
                       ResultCodec results, Classifier classifier) {
@@ -128,17 +129,24 @@ public final class CallEngine {
         call.intentKey = IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot());
         call.argsJson = argsRenderer.render(call.args, tool.params());
 
-        if (tool.isRead() || task.implicit()) {
+        boolean batch = tool.batch().isPresent() && !tool.isRead();
+        if ((tool.isRead() || task.implicit()) && !batch) {
             startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
             return;
         }
-        CompletableFuture<Completion> mine = new CompletableFuture<>();
-        CompletableFuture<Completion> running = inFlight.claim(call.intentKey, mine);
-        if (running != null) {
-            waitForRunning(call, running);
+        if (!task.implicit()) {
+            CompletableFuture<Completion> mine = new CompletableFuture<>();
+            CompletableFuture<Completion> running = inFlight.claim(call.intentKey, mine);
+            if (running != null) {
+                waitForRunning(call, running);
+                return;
+            }
+            call.flight = mine;
+        }
+        if (batch) {
+            batches.begin(call);
             return;
         }
-        call.flight = mine;
         IntentState state = store.get(call.intentKey).orElse(null);
         Decision d = ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(), call.intentKey,
                 System.currentTimeMillis());
@@ -173,6 +181,11 @@ public final class CallEngine {
             AgentLog.warnOnce("read-unjournaled", "READ calls run unjournaled while " + e.getMessage());
         }
         call.attemptScope = new Attempt(call.intentKey, attempt, call.attemptId).makeCurrent();
+        armDeadline(call);
+    }
+
+    /** Interrupts the calling thread at min(task deadline, per-attempt timeout): cancel, don't orphan. */
+    void armDeadline(Call call) {
         long cap = call.task.leftNanos();
         if (call.tool.timeoutMillis() > 0) {
             cap = Math.min(cap, TimeUnit.MILLISECONDS.toNanos(call.tool.timeoutMillis()));
@@ -270,6 +283,12 @@ public final class CallEngine {
 
     // ---------------------------------------------------------------- exit
 
+    /** The arguments the body runs with: for a batch, only the items still to send. */
+    public Object[] arguments(Object handle, Object[] original) {
+        Object[] replaced = ((Call) handle).replacedArgs;
+        return replaced == null ? original : replaced;
+    }
+
     public boolean skipBody(Object handle) {
         return ((Call) handle).bodySkipped();
     }
@@ -307,6 +326,9 @@ public final class CallEngine {
             call.attemptScope.close();
         }
         boolean timedOut = call.alarm != null && call.alarm.disarm();
+        if (call.items != null) {
+            return batches.conclude(call, returned, thrown, timedOut);
+        }
         long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos);
 
         Outcome<Object> outcome;
@@ -386,7 +408,7 @@ public final class CallEngine {
 
     // ---------------------------------------------------------------- helpers
 
-    private void refuse(Call call, Status status, EffectApplied effect, Long retryAfterS, String message) {
+    void refuse(Call call, Status status, EffectApplied effect, Long retryAfterS, String message) {
         refuse(call, status, effect, retryAfterS, null, message);
     }
 
@@ -407,7 +429,7 @@ public final class CallEngine {
     private record OutcomeFields(Long deadlineLeftS) {
     }
 
-    private void finish(Call call, Completion c) {
+    void finish(Call call, Completion c) {
         call.completion = c;
         if (call.flight != null) {
             inFlight.release(call.intentKey, call.flight, c);
@@ -451,13 +473,13 @@ public final class CallEngine {
         return cur;
     }
 
-    private JournalRecord.Builder base(Call call, RecordType type) {
+    JournalRecord.Builder base(Call call, RecordType type) {
         return JournalRecord.of(type).task(call.task.id()).actor(call.task.actor().isEmpty() ? null : call.task.actor())
                 .call(call.tool.verb()).kind(call.tool.kind().name().toLowerCase(Locale.ROOT))
                 .intentKey(call.intentKey);
     }
 
-    private void appendAndApply(JournalRecord r) {
+    void appendAndApply(JournalRecord r) {
         try {
             long index = journal.append(r);
             store.apply(index, r);
@@ -475,7 +497,7 @@ public final class CallEngine {
         }
     }
 
-    private void logLine(Call call, String what, String outcome, String effect, long durationMs) {
+    void logLine(Call call, String what, String outcome, String effect, long durationMs) {
         if (!AgentLog.isEnabled(LogSink.Level.INFO)) {
             return;
         }
@@ -483,6 +505,26 @@ public final class CallEngine {
                 + call.tool.verb() + " kind=" + call.tool.kind().name().toLowerCase(Locale.ROOT) + " intent_key="
                 + call.intentKey + (call.attemptId == null ? "" : " attempt_id=" + call.attemptId) + " outcome="
                 + outcome + " effect_applied=" + effect + " duration_ms=" + durationMs);
+    }
+
+    ArgsRenderer argsRenderer() {
+        return argsRenderer;
+    }
+
+    JournalAccess journalAccess() {
+        return journal;
+    }
+
+    ProbeRunner probes() {
+        return probes;
+    }
+
+    Classifier classifier() {
+        return classifier;
+    }
+
+    OutcomeShaper shaper() {
+        return shaper;
     }
 
     public EffectfulConfig config() {

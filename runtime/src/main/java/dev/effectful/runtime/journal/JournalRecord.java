@@ -7,11 +7,13 @@ package dev.effectful.runtime.journal;
  * @param started epoch milliseconds when the event this record describes started
  * @param args    JSON object of the arguments (redacted ones as fingerprints)
  * @param result  JSON of the returned value on an ok outcome; null when it could not be stored
+ * @param item    the item id of a batch tool's per-item record; null for other records
  */
 public record JournalRecord(RecordType type, String task, String actor, String call, String kind, String intentKey,
                             int attempt, String attemptId, long started, Long budgetLeftS, String args,
                             String outcome, String effectApplied, Long retryAfterS, Long deadlineLeftS,
-                            String message, String result, String probe, long pid, String thread, Long durationMs) {
+                            String message, String result, String probe, long pid, String thread, Long durationMs,
+                            String item) {
 
     public static Builder of(RecordType type) {
         return new Builder(type);
@@ -40,6 +42,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private long pid = ProcessHandle.current().pid();
         private String thread = Thread.currentThread().getName();
         private Long durationMs;
+        private String item;
 
         private Builder(RecordType type) {
             this.type = type;
@@ -65,11 +68,12 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder pid(long v) { pid = v; return this; }
         public Builder thread(String v) { thread = v; return this; }
         public Builder durationMs(Long v) { durationMs = v; return this; }
+        public Builder item(String v) { item = v; return this; }
 
         public JournalRecord build() {
             return new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started, budgetLeftS,
                     args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid, thread,
-                    durationMs);
+                    durationMs, item);
         }
     }
 }

@@ -38,6 +38,7 @@ public final class RecordCodec {
         w.write("pid").int64(r.pid());
         text(w, "thread", r.thread());
         number(w, "duration_ms", r.durationMs());
+        text(w, "item", r.item());
     }
 
     /** Null when the document is not a record of ours (no known type). */
@@ -81,6 +82,7 @@ public final class RecordCodec {
                 case "pid" -> b.pid(in.int64());
                 case "thread" -> b.thread(in.text());
                 case "duration_ms" -> b.durationMs(in.int64());
+                case "item" -> b.item(in.text());
                 default -> in.skipValue();
             }
         }

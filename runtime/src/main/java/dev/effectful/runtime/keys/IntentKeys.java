@@ -37,6 +37,17 @@ public final class IntentKeys {
         return HexFormat.of().formatHex(digest).substring(0, HEX_DIGITS);
     }
 
+    /**
+     * The key of one item of a batch call: first 32 hex digits of SHA-256 over
+     * {@code callKey|item|itemId}, so each item is its own intent within its call's intent.
+     */
+    public static String forItem(String callKey, String itemId) {
+        Objects.requireNonNull(callKey, "callKey");
+        Objects.requireNonNull(itemId, "itemId");
+        byte[] digest = sha256().digest((callKey + "|item|" + itemId).getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest).substring(0, HEX_DIGITS);
+    }
+
     private static String orEmpty(String s) {
         return s == null ? "" : s;
     }

@@ -25,10 +25,23 @@ import dev.effectful.Status;
  *             other CREATE                  |
  * </pre>
  * (A key in flight in this process is waited for before this table is consulted.)
+ *
+ * <p>Items of a batch tool follow the same table with one difference: an item refused for good
+ * (permanent) is reported again, never sent again, because a batch retry is scoped to the items
+ * that did not land and the invalid one will not land by repetition.
  */
 public final class ReentryRules {
 
     private ReentryRules() {
+    }
+
+    /** The table for one item of a batch call. */
+    public static Decision decideItem(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe,
+                                      String itemKey, long nowMillis) {
+        if (s != null && s.phase() == Phase.PERMANENT) {
+            return new Decision.Refuse(Status.PERMANENT, EffectApplied.NO, null, "refused earlier; not sent again");
+        }
+        return decide(s, kind, keyable, hasProbe, itemKey, nowMillis);
     }
 
     public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,

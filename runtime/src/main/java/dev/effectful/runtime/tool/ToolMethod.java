@@ -17,10 +17,11 @@ import java.util.Optional;
  * @param probe      the declared probe, validated (same parameter types and return type)
  * @param check      the declared result check, validated (one parameter taking the return type)
  * @param returnType the generic return type the stored result is read back as
+ * @param batch      present for a batch tool (one {@code @Items} collection parameter)
  */
 public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[] params, boolean hasIntentKey,
                          Optional<Method> probe, Optional<Method> check, ToolOverrides overrides, boolean keyable,
-                         long floorMillis, long timeoutMillis, Type returnType) {
+                         long floorMillis, long timeoutMillis, Type returnType, Optional<BatchSpec> batch) {
 
     public boolean returnsOutcome() {
         return method.getReturnType() == dev.effectful.Outcome.class;

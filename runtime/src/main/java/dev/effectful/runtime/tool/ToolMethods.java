@@ -2,6 +2,7 @@ package dev.effectful.runtime.tool;
 
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
+import dev.effectful.Items;
 import dev.effectful.Redact;
 import dev.effectful.Slot;
 import dev.effectful.runtime.classify.ToolOverrides;
@@ -83,7 +84,15 @@ public final class ToolMethods {
         Parameter[] ps = m.getParameters();
         ParamSpec[] params = new ParamSpec[ps.length];
         boolean hasKey = false;
+        Optional<BatchSpec> batch = Optional.empty();
         for (int i = 0; i < ps.length; i++) {
+            if (ps[i].isAnnotationPresent(Items.class)) {
+                if (!java.util.Collection.class.isAssignableFrom(ps[i].getType())) {
+                    throw new IllegalStateException("@Items on " + m + " parameter " + ps[i].getName()
+                            + " must be a java.util.Collection");
+                }
+                batch = Optional.of(new BatchSpec(i, ps[i].getName()));
+            }
             boolean key = ps[i].isAnnotationPresent(IntentKey.class);
             hasKey |= key;
             params[i] = new ParamSpec(ps[i].getName(), key, ps[i].isAnnotationPresent(Slot.class),
@@ -100,7 +109,7 @@ public final class ToolMethods {
         }
         return new ToolMethod(m, spec.kind(), verb, params, hasKey, probeOf(m, spec.probe()), checkOf(m, spec.check()),
                 new ToolOverrides(List.of(spec.permanentOn()), List.of(spec.retryableOn())), spec.keyable(),
-                Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType());
+                Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType(), batch);
     }
 
     private static Optional<Method> probeOf(Method tool, String name) {

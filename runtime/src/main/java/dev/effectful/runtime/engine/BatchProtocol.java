@@ -1,0 +1,277 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.Attempt;
+import dev.effectful.EffectApplied;
+import dev.effectful.Outcome;
+import dev.effectful.Status;
+import dev.effectful.ToolOutcomeException;
+import dev.effectful.runtime.classify.Classification;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.keys.IntentKeys;
+import dev.effectful.runtime.reentry.Decision;
+import dev.effectful.runtime.reentry.IntentState;
+import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.runtime.tool.BatchSpec;
+import dev.effectful.runtime.tool.ToolMethod;
+import dev.effectful.runtime.values.ParamSpec;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The protocol for batch tools: every item is its own intent (the call's key plus the item key)
+ * with its own intent and outcome records, so a retry touches only the items that did not land.
+ * Items already ok are not sent again, items refused for good are reported and not sent, unknown
+ * items are probed one by one (or held), and the body receives a collection of the same kind
+ * holding only the rest.
+ */
+final class BatchProtocol {
+
+    private final CallEngine engine;
+
+    BatchProtocol(CallEngine engine) {
+        this.engine = engine;
+    }
+
+    /** Where each item of the call stands before the body runs. */
+    enum Plan { SEND, DONE, REJECTED, HELD, WAIT }
+
+    static final class ItemPlan {
+        final String id;
+        final String key;
+        final Object item;
+        Plan plan;
+        int attempt;
+        String reason;
+        Long retryAfterS;
+
+        ItemPlan(String id, String key, Object item) {
+            this.id = id;
+            this.key = key;
+            this.item = item;
+        }
+    }
+
+    void begin(Call call) {
+        ToolMethod tool = call.tool;
+        BatchSpec spec = tool.batch().orElseThrow();
+        Object raw = call.args[spec.itemsIndex()];
+        Collection<?> items = raw instanceof Collection<?> c ? c : List.of();
+        List<ItemPlan> plans = new ArrayList<>(items.size());
+        Map<String, ItemPlan> seen = new HashMap<>();
+        for (Object item : items) {
+            String id;
+            try {
+                id = spec.itemId(item);
+            } catch (IllegalArgumentException e) {
+                engine.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                return;
+            }
+            if (seen.containsKey(id)) {
+                engine.refuse(call, Status.PERMANENT, EffectApplied.NO, null, "two " + spec.noun() + " share the item key '"
+                        + id + "'; the call was not made");
+                return;
+            }
+            ItemPlan p = new ItemPlan(id, IntentKeys.forItem(call.intentKey, id), item);
+            seen.put(id, p);
+            plans.add(p);
+        }
+        call.items = plans;
+        for (ItemPlan p : plans) {
+            decide(call, p);
+        }
+        List<Object> toSend = new ArrayList<>();
+        int attempt = 0;
+        for (ItemPlan p : plans) {
+            if (p.plan == Plan.SEND) {
+                toSend.add(p.item);
+                attempt = Math.max(attempt, p.attempt);
+            }
+        }
+        if (toSend.isEmpty()) {
+            engine.finish(call, complete(call, null, null, false));
+            return;
+        }
+        call.attempt = attempt;
+        call.attemptId = call.task.id() + "-" + call.intentKey.substring(0, 8) + "-a" + attempt;
+        call.startedMillis = System.currentTimeMillis();
+        call.startNanos = System.nanoTime();
+        ParamSpec itemSpec = new ParamSpec(spec.noun(), false, false, false);
+        try {
+            for (ItemPlan p : plans) {
+                if (p.plan == Plan.SEND) {
+                    JournalRecord intent = engine.base(call, RecordType.INTENT).intentKey(p.key).item(p.id)
+                            .attempt(p.attempt).attemptId(attemptId(call, p)).started(call.startedMillis)
+                            .budgetLeftS(call.task.leftSeconds())
+                            .args(engine.argsRenderer().render(new Object[] {p.item}, new ParamSpec[] {itemSpec})).build();
+                    engine.store().apply(engine.journalAccess().append(intent), intent);
+                }
+            }
+        } catch (JournalUnavailableException e) {
+            engine.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            return;
+        }
+        call.journaled = true;
+        Object[] replaced = call.args.clone();
+        replaced[spec.itemsIndex()] = BatchSpec.sameKind(items, toSend);
+        call.replacedArgs = replaced;
+        call.attemptScope = new Attempt(call.intentKey, attempt, call.attemptId).makeCurrent();
+        engine.armDeadline(call);
+    }
+
+    private void decide(Call call, ItemPlan p) {
+        ToolMethod tool = call.tool;
+        IntentState state = engine.store().get(p.key).orElse(null);
+        Decision d = ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(), p.key,
+                System.currentTimeMillis());
+        if (d instanceof Decision.Run run) {
+            p.plan = Plan.SEND;
+            p.attempt = run.attempt();
+        } else if (d instanceof Decision.Replay) {
+            p.plan = Plan.DONE;
+        } else if (d instanceof Decision.Refuse r) {
+            p.plan = r.status() == Status.PERMANENT ? Plan.REJECTED : r.status() == Status.RETRYABLE ? Plan.WAIT : Plan.HELD;
+            p.reason = r.message();
+            p.retryAfterS = r.retryAfterS();
+        } else if (d instanceof Decision.Probe probe) {
+            probeItem(call, p, probe.lastAttempt());
+        }
+    }
+
+    private void probeItem(Call call, ItemPlan p, int lastAttempt) {
+        BatchSpec spec = call.tool.batch().orElseThrow();
+        Object[] args = call.args.clone();
+        args[spec.itemsIndex()] = BatchSpec.sameKind((Collection<?>) call.args[spec.itemsIndex()], List.of(p.item));
+        long started = System.currentTimeMillis();
+        ProbeRunner.Result r = engine.probes().run(call.tool, call.self, args);
+        String word = r.word();
+        if ("found".equals(word) && r.value() instanceof Outcome<?> o && !foundIn(o, p.id)) {
+            word = "absent";
+        }
+        JournalRecord.Builder rec = engine.base(call, RecordType.PROBE).intentKey(p.key).item(p.id).attempt(lastAttempt)
+                .started(started).durationMs(System.currentTimeMillis() - started).probe(word);
+        switch (word) {
+            case "found" -> {
+                engine.appendAndApply(rec.outcome("ok").effectApplied("yes").build());
+                p.plan = Plan.DONE;
+            }
+            case "absent" -> {
+                engine.appendAndApply(rec.build());
+                p.plan = Plan.SEND;
+                p.attempt = lastAttempt + 1;
+            }
+            default -> {
+                engine.appendAndApply(rec.outcome("unknown").effectApplied("unknown").message(r.message()).build());
+                p.plan = Plan.HELD;
+                p.reason = "may have applied and the probe failed (" + r.message() + ")";
+            }
+        }
+    }
+
+    /** An Outcome-returning probe found the item when it is ok, or names the item as applied. */
+    private static boolean foundIn(Outcome<?> o, String id) {
+        if (o.items().isEmpty()) {
+            return o.isOk();
+        }
+        return o.items().stream().anyMatch(i -> i.id().equals(id) && i.applied() == EffectApplied.YES);
+    }
+
+    Completion conclude(Call call, Object returned, Throwable thrown, boolean timedOut) {
+        return complete(call, returned, thrown, timedOut);
+    }
+
+    private Completion complete(Call call, Object returned, Throwable thrown, boolean timedOut) {
+        ToolMethod tool = call.tool;
+        boolean bodyRan = call.replacedArgs != null;
+        Throwable cause = thrown;
+        Outcome<?> reported = returned instanceof Outcome<?> o ? o
+                : thrown instanceof ToolOutcomeException toe ? toe.outcome() : null;
+        Classification failure = null;
+        if (thrown != null && !(thrown instanceof ToolOutcomeException) && !timedOut) {
+            failure = engine.classifier().classify(thrown, tool.kind(), tool.overrides());
+        }
+        Map<String, Outcome.Item> byId = new LinkedHashMap<>();
+        if (reported != null) {
+            for (Outcome.Item i : reported.items()) {
+                byId.put(i.id(), i);
+            }
+        }
+        long durationMs = bodyRan ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos) : 0;
+        List<Outcome.Item> all = new ArrayList<>();
+        Long retryAfter = null;
+        for (ItemPlan p : call.items) {
+            Outcome.Item item = switch (p.plan) {
+                case DONE -> Outcome.Item.applied(p.id);
+                case REJECTED -> Outcome.Item.rejected(p.id, p.reason);
+                case HELD -> Outcome.Item.unknown(p.id, p.reason);
+                case WAIT -> Outcome.Item.retryable(p.id, p.reason);
+                case SEND -> sentItem(p, byId.get(p.id), thrown, reported, failure, timedOut);
+            };
+            if (p.plan == Plan.WAIT && p.retryAfterS != null) {
+                retryAfter = retryAfter == null ? p.retryAfterS : Math.min(retryAfter, p.retryAfterS);
+            }
+            if (p.plan == Plan.SEND && call.journaled) {
+                engine.appendAndApply(engine.base(call, RecordType.OUTCOME).intentKey(p.key).item(p.id).attempt(p.attempt)
+                        .attemptId(attemptId(call, p)).started(call.startedMillis).outcome(item.status().word())
+                        .effectApplied(item.applied().word()).message(item.reason())
+                        .retryAfterS(item.status() == Status.RETRYABLE && failure != null ? failure.retryAfterS() : null)
+                        .deadlineLeftS(call.task.leftSeconds()).durationMs(durationMs).build());
+            }
+            all.add(item);
+        }
+        if (failure != null && failure.retryAfterS() != null) {
+            retryAfter = failure.retryAfterS();
+        }
+        BatchSummary summary = BatchSummary.of(all, tool.batch().orElseThrow().noun());
+        String message = failure != null && summary.status() != Status.OK ? summary.message() + " (" + failure.message() + ")"
+                : summary.message();
+        Object value = reported != null ? reported.value() : returned;
+        Outcome<Object> outcome = new Outcome<>(summary.status(), summary.effect(), call.attemptId, call.intentKey,
+                retryAfter, call.task.leftSeconds(), message, value, all);
+        engine.logLine(call, bodyRan ? "batch attempt " + call.attempt : "batch (nothing to send)",
+                summary.status().word(), summary.effect().word(), durationMs);
+        if (summary.status() == Status.OK) {
+            if (tool.returnsOutcome()) {
+                return new Completion(outcome, null);
+            }
+            return bodyRan ? engine.shaper().ok(tool, outcome, returned) : engine.shaper().okWithoutValue(tool, outcome);
+        }
+        return engine.shaper().failure(tool, outcome, cause instanceof ToolOutcomeException ? null : cause);
+    }
+
+    private static Outcome.Item sentItem(ItemPlan p, Outcome.Item reportedItem, Throwable thrown, Outcome<?> reported,
+                                         Classification failure, boolean timedOut) {
+        if (reportedItem != null) {
+            return reportedItem;
+        }
+        if (timedOut) {
+            return Outcome.Item.unknown(p.id, "deadline reached while the batch was running");
+        }
+        if (failure != null) {
+            return failure.effect() == EffectApplied.NO
+                    ? new Outcome.Item(p.id, EffectApplied.NO, failure.message(), failure.status())
+                    : Outcome.Item.unknown(p.id, failure.message());
+        }
+        if (reported != null && !reported.isOk()) {
+            // the tool reported failure without naming this item: take the call's word for it
+            return reported.effectApplied() == EffectApplied.NO
+                    ? new Outcome.Item(p.id, EffectApplied.NO, reported.message(), reported.status())
+                    : Outcome.Item.unknown(p.id, reported.message());
+        }
+        if (thrown != null) {
+            return Outcome.Item.unknown(p.id, String.valueOf(thrown));
+        }
+        return Outcome.Item.applied(p.id);
+    }
+
+    private static String attemptId(Call call, ItemPlan p) {
+        return call.task.id() + "-" + p.key.substring(0, 8) + "-a" + p.attempt;
+    }
+}
