@@ -1,33 +1,59 @@
 package dev.effectful.runtime.deadline;
 
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Interrupts a calling thread when its call outlives min(task deadline, per-attempt timeout).
  * Cancel, don't orphan: the body sees the interrupt where it blocks, and the engine records the
  * attempt as unknown (the effect may yet land) instead of leaving it to run unobserved.
+ *
+ * <p>Arming is on every guarded call's path, so it is a set insertion, not a scheduled task: one
+ * watchdog thread scans the armed alarms every few milliseconds while there are any, and sleeps
+ * while there are none.
  */
 public final class Interrupter {
 
-    private final ScheduledThreadPoolExecutor timer;
+    /** How late an interrupt may come at most; well inside the 200 ms users are promised. */
+    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final Set<Alarm> armed = ConcurrentHashMap.newKeySet();
+    private final Thread watchdog;
 
     public Interrupter() {
-        timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "effectful-deadline");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.setRemoveOnCancelPolicy(true);
+        watchdog = new Thread(this::watch, "effectful-deadline");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     /** Arms an interrupt of {@code thread} after {@code delayNanos}. */
     public Alarm arm(Thread thread, long delayNanos) {
-        Alarm alarm = new Alarm(thread);
-        alarm.future = timer.schedule(alarm::fire, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+        Alarm alarm = new Alarm(thread, System.nanoTime() + Math.max(0, delayNanos), armed);
+        boolean wasEmpty = armed.isEmpty();
+        armed.add(alarm);
+        if (wasEmpty) {
+            LockSupport.unpark(watchdog);
+        }
         return alarm;
+    }
+
+    private void watch() {
+        while (true) {
+            if (armed.isEmpty()) {
+                LockSupport.park(this);
+                continue;
+            }
+            long now = System.nanoTime();
+            for (Alarm a : armed) {
+                if (now - a.deadlineNanos >= 0) {
+                    a.fire();
+                }
+            }
+            LockSupport.parkNanos(this, TICK_NANOS);
+        }
     }
 
     /** One armed interrupt. Its state machine makes sure it never interrupts a thread that moved on. */
@@ -37,14 +63,18 @@ public final class Interrupter {
         private static final int DISARMED = 2;
 
         private final Thread thread;
+        private final long deadlineNanos;
+        private final Set<Alarm> owner;
         private final AtomicInteger state = new AtomicInteger(ARMED);
-        private volatile ScheduledFuture<?> future;
 
-        private Alarm(Thread thread) {
+        private Alarm(Thread thread, long deadlineNanos, Set<Alarm> owner) {
             this.thread = thread;
+            this.deadlineNanos = deadlineNanos;
+            this.owner = owner;
         }
 
         private void fire() {
+            owner.remove(this);
             if (state.compareAndSet(ARMED, FIRED)) {
                 thread.interrupt();
             }
@@ -56,11 +86,8 @@ public final class Interrupter {
          * @return true when the alarm had fired (the interrupt, ours, has been cleared)
          */
         public boolean disarm() {
+            owner.remove(this);
             if (state.compareAndSet(ARMED, DISARMED)) {
-                ScheduledFuture<?> f = future;
-                if (f != null) {
-                    f.cancel(false);
-                }
                 return false;
             }
             Thread.interrupted();

@@ -26,7 +26,7 @@ public final class AgentLog {
     }
 
     public static boolean isEnabled(LogSink.Level level) {
-        return level.ordinal() <= threshold.ordinal();
+        return level.ordinal() <= threshold.ordinal() && sink().isEnabled(level);
     }
 
     public static void error(String message, Throwable t) {
@@ -63,9 +63,13 @@ public final class AgentLog {
     }
 
     private static void log(LogSink.Level level, String message, Throwable t) {
-        if (!isEnabled(level)) {
+        if (level.ordinal() > threshold.ordinal()) {
             return;
         }
+        sink().log(level, message, t);
+    }
+
+    private static LogSink sink() {
         LogSink s = sink;
         if (s == null) {
             synchronized (AgentLog.class) {
@@ -79,6 +83,6 @@ public final class AgentLog {
                 s = sink;
             }
         }
-        s.log(level, message, t);
+        return s;
     }
 }

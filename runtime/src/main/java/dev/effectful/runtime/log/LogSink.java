@@ -4,5 +4,8 @@ package dev.effectful.runtime.log;
 public interface LogSink {
     void log(Level level, String message, Throwable error);
 
+    /** Lets callers skip building a line nobody will see (one per attempt is on the hot path). */
+    boolean isEnabled(Level level);
+
     enum Level { ERROR, WARN, INFO, DEBUG }
 }

@@ -17,8 +17,13 @@ public final class Slf4jSink implements LogSink {
     private final MethodHandle warn;
     private final MethodHandle info;
     private final MethodHandle debug;
+    private final MethodHandle infoEnabled;
+    private final MethodHandle debugEnabled;
 
-    private Slf4jSink(Object logger, MethodHandle error, MethodHandle warn, MethodHandle info, MethodHandle debug) {
+    private Slf4jSink(Object logger, MethodHandle error, MethodHandle warn, MethodHandle info, MethodHandle debug,
+                      MethodHandle infoEnabled, MethodHandle debugEnabled) {
+        this.infoEnabled = infoEnabled;
+        this.debugEnabled = debugEnabled;
         this.logger = logger;
         this.error = error;
         this.warn = warn;
@@ -43,9 +48,24 @@ public final class Slf4jSink implements LogSink {
                     lookup.findVirtual(loggerType, "error", withError),
                     lookup.findVirtual(loggerType, "warn", withError),
                     lookup.findVirtual(loggerType, "info", withError),
-                    lookup.findVirtual(loggerType, "debug", withError)));
+                    lookup.findVirtual(loggerType, "debug", withError),
+                    lookup.findVirtual(loggerType, "isInfoEnabled", MethodType.methodType(boolean.class)),
+                    lookup.findVirtual(loggerType, "isDebugEnabled", MethodType.methodType(boolean.class))));
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean isEnabled(Level level) {
+        try {
+            return switch (level) {
+                case ERROR, WARN -> true;
+                case INFO -> (boolean) infoEnabled.invoke(logger);
+                case DEBUG -> (boolean) debugEnabled.invoke(logger);
+            };
+        } catch (Throwable e) {
+            return false;
         }
     }
 

@@ -13,8 +13,13 @@ public final class StderrSink implements LogSink {
     }
 
     @Override
+    public boolean isEnabled(Level level) {
+        return level.ordinal() <= threshold.ordinal();
+    }
+
+    @Override
     public void log(Level level, String message, Throwable error) {
-        if (level.ordinal() > threshold.ordinal()) {
+        if (!isEnabled(level)) {
             return;
         }
         out.println("effectful " + level + ": " + message + (error == null ? "" : " (" + error + ")"));
