@@ -5,7 +5,6 @@ import java.lang.instrument.Instrumentation;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.jar.JarFile;
 
 /**
  * The {@code -javaagent} entry point. It does as little as it can on the application's start-up
@@ -36,7 +35,7 @@ public final class EffectfulAgent {
         try {
             IsolatedRuntime.quietChronicle();
             File jar = IsolatedRuntime.agentJar();
-            inst.appendToBootstrapClassLoaderSearch(new JarFile(jar, false));
+            BootstrapInjector.inject(inst, jar);
             ClassLoader loader = IsolatedRuntime.loader();
             openJavaBase(inst, loader);
             Class<?> installer = Class.forName("dev.effectful.agent.installer.AgentInstaller", true, loader);

@@ -1,0 +1,73 @@
+package dev.effectful.agent.bootstrap;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * Puts the public API and the bridge into the bootstrap class loader, so that every class loader
+ * (the application's, the JDK's executors) sees exactly one copy of them.
+ *
+ * <p>Defining the classes directly keeps the JVM quiet: appending a jar to the bootstrap search
+ * makes it print that class-data sharing is now limited to boot classes, on every start. The
+ * append remains the fallback if direct definition is not possible on this JVM.
+ */
+final class BootstrapInjector {
+
+    private BootstrapInjector() {
+    }
+
+    static void inject(Instrumentation inst, File agentJar) throws IOException {
+        try (JarFile jar = new JarFile(agentJar, false)) {
+            List<String> names = new ArrayList<>();
+            List<byte[]> bytes = new ArrayList<>();
+            for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
+                JarEntry entry = e.nextElement();
+                String n = entry.getName();
+                if (n.endsWith(".class") && (isApi(n) || n.startsWith("dev/effectful/agent/bridge/"))) {
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        names.add(n.substring(0, n.length() - 6).replace('/', '.'));
+                        bytes.add(in.readAllBytes());
+                    }
+                }
+            }
+            try {
+                defineAll(inst, names, bytes);
+                return;
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError directDefinitionUnavailable) {
+                // fall through to the documented, noisier way
+            }
+        }
+        inst.appendToBootstrapClassLoaderSearch(new JarFile(agentJar, false));
+    }
+
+    private static boolean isApi(String entry) {
+        return entry.startsWith("dev/effectful/") && entry.indexOf('/', "dev/effectful/".length()) < 0;
+    }
+
+    private static void defineAll(Instrumentation inst, List<String> names, List<byte[]> bytes)
+            throws ReflectiveOperationException {
+        Module javaBase = Object.class.getModule();
+        Module me = BootstrapInjector.class.getModule();
+        inst.redefineModule(javaBase, Set.of(), Map.of("jdk.internal.misc", Set.of(me)), Map.of(), Set.of(), Map.of());
+        Class<?> unsafeType = Class.forName("jdk.internal.misc.Unsafe");
+        Object unsafe = unsafeType.getMethod("getUnsafe").invoke(null);
+        Method define = unsafeType.getMethod("defineClass", String.class, byte[].class, int.class, int.class,
+                ClassLoader.class, ProtectionDomain.class);
+        // Supertypes of these classes are all JDK types, so any order resolves.
+        for (int i = 0; i < names.size(); i++) {
+            byte[] b = bytes.get(i);
+            define.invoke(unsafe, names.get(i), b, 0, b.length, null, null);
+        }
+    }
+}
