@@ -36,8 +36,12 @@ public final class EffectfulAgent {
         try {
             IsolatedRuntime.quietChronicle();
             File jar = IsolatedRuntime.agentJar();
+            ClassLoader apiHome = ApiHome.find(inst, attached);
+            if (apiHome != null) {
+                ApiHome.defineAllIn(apiHome, jar);
+            }
             inst.appendToBootstrapClassLoaderSearch(new JarFile(jar, false));
-            ClassLoader loader = IsolatedRuntime.loader();
+            ClassLoader loader = IsolatedRuntime.loader(apiHome);
             openJavaBase(inst, loader);
             Class<?> installer = Class.forName("dev.effectful.agent.installer.AgentInstaller", true, loader);
             installer.getMethod("install", Instrumentation.class, String.class, boolean.class)
