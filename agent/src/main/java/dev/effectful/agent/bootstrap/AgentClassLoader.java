@@ -17,7 +17,8 @@ import java.util.jar.JarFile;
  * Loads the agent's own classes (runtime, Byte Buddy, Jackson, Chronicle, SLF4J) from the jar's
  * {@code inst/} folder, where they are stored as {@code .classdata} so that no other class loader
  * finds them. Its parent is the platform loader, so it sees the JDK and the bootstrap-appended
- * API and bridge, and nothing of the application.
+ * API and bridge, and nothing of the application, except the API package when the application
+ * owns the one copy of it ({@link ApiHome}).
  */
 final class AgentClassLoader extends ClassLoader {
 
@@ -30,12 +31,23 @@ final class AgentClassLoader extends ClassLoader {
     private final JarFile jar;
     private final String jarUrl;
     private final ProtectionDomain domain;
+    /** Where the API package comes from when the application owns it (see ApiHome); null: parent. */
+    private final ClassLoader apiHome;
 
-    AgentClassLoader(JarFile jar, URL jarLocation) {
+    AgentClassLoader(JarFile jar, URL jarLocation, ClassLoader apiHome) {
         super("effectful-agent", ClassLoader.getPlatformClassLoader());
+        this.apiHome = apiHome;
         this.jar = jar;
         this.jarUrl = "jar:" + jarLocation.toExternalForm() + "!/";
         this.domain = new ProtectionDomain(new CodeSource(jarLocation, (Certificate[]) null), null, this, null);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (apiHome != null && ApiHome.isApi(name)) {
+            return apiHome.loadClass(name);
+        }
+        return super.loadClass(name, resolve);
     }
 
     @Override

@@ -27,14 +27,14 @@ final class BootstrapInjector {
     private BootstrapInjector() {
     }
 
-    static void inject(Instrumentation inst, File agentJar) throws IOException {
+    static void inject(Instrumentation inst, File agentJar, boolean withApi) throws IOException {
         try (JarFile jar = new JarFile(agentJar, false)) {
             List<String> names = new ArrayList<>();
             List<byte[]> bytes = new ArrayList<>();
             for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
                 JarEntry entry = e.nextElement();
                 String n = entry.getName();
-                if (n.endsWith(".class") && (isApi(n) || n.startsWith("dev/effectful/agent/bridge/"))) {
+                if (n.endsWith(".class") && ((withApi && isApi(n)) || n.startsWith("dev/effectful/agent/bridge/"))) {
                     try (InputStream in = jar.getInputStream(entry)) {
                         names.add(n.substring(0, n.length() - 6).replace('/', '.'));
                         bytes.add(in.readAllBytes());
@@ -48,6 +48,8 @@ final class BootstrapInjector {
                 // fall through to the documented, noisier way
             }
         }
+        // the jar also holds the API: a class path application with an API loaded elsewhere (attach,
+        // named module) never asks the bootstrap loader for it, so the copy there stays undefined
         inst.appendToBootstrapClassLoaderSearch(new JarFile(agentJar, false));
     }
 

@@ -35,8 +35,13 @@ public final class EffectfulAgent {
         try {
             IsolatedRuntime.quietChronicle();
             File jar = IsolatedRuntime.agentJar();
-            BootstrapInjector.inject(inst, jar);
-            ClassLoader loader = IsolatedRuntime.loader();
+            ClassLoader apiHome = ApiHome.find(inst, attached);
+            if (apiHome != null) {
+                ApiHome.defineAllIn(apiHome, jar);
+            }
+            // with an application-owned API only the bridge goes to the bootstrap loader
+            BootstrapInjector.inject(inst, jar, apiHome == null);
+            ClassLoader loader = IsolatedRuntime.loader(apiHome);
             openJavaBase(inst, loader);
             Class<?> installer = Class.forName("dev.effectful.agent.installer.AgentInstaller", true, loader);
             installer.getMethod("install", Instrumentation.class, String.class, boolean.class)

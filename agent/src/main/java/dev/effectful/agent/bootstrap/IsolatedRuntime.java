@@ -19,10 +19,15 @@ final class IsolatedRuntime {
         return new File(location.toURI());
     }
 
-    static synchronized ClassLoader loader() throws IOException, URISyntaxException {
+    static ClassLoader loader() throws IOException, URISyntaxException {
+        return loader(null);
+    }
+
+    /** @param apiHome the application loader that owns the API package, or null (see ApiHome) */
+    static synchronized ClassLoader loader(ClassLoader apiHome) throws IOException, URISyntaxException {
         if (loader == null) {
             File jar = agentJar();
-            loader = new AgentClassLoader(new JarFile(jar, false), jar.toURI().toURL());
+            loader = new AgentClassLoader(new JarFile(jar, false), jar.toURI().toURL(), apiHome);
         }
         return loader;
     }

@@ -43,7 +43,7 @@ public final class AgentInstaller {
 
     public static void install(Instrumentation inst, String args, boolean attached) {
         EffectfulConfig config = EffectfulConfig.load(args);
-        configureLog(config);
+        configureLog(config, args);
         EngineStarter starter = new EngineStarter(config);
         Bridge.install(new EngineDispatcher(starter));
         installToolTransformer(inst, starter);
@@ -52,11 +52,11 @@ public final class AgentInstaller {
         }
     }
 
-    private static void configureLog(EffectfulConfig config) {
+    private static void configureLog(EffectfulConfig config, String args) {
         LogSink.Level level = LogSink.Level.valueOf(config.logLevel().name());
         ClassLoader app = ClassLoader.getSystemClassLoader();
         // Without an SLF4J binding the agent is quiet on stderr unless asked: attempt lines are INFO.
-        LogSink.Level stderrLevel = System.getProperty(EffectfulConfig.LOG_LEVEL) != null ? level : LogSink.Level.WARN;
+        LogSink.Level stderrLevel = EffectfulConfig.isSet(EffectfulConfig.LOG_LEVEL, args) ? level : LogSink.Level.WARN;
         AgentLog.configure(() -> Slf4jSink.of(app, "dev.effectful")
                 .orElseGet(() -> new StderrSink(System.err, stderrLevel)), level);
     }

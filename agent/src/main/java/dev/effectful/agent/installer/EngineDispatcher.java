@@ -37,8 +37,11 @@ final class EngineDispatcher implements Dispatcher {
         if (e != null) {
             return e.enter(type, methodAndDescriptor, self, args);
         }
-        return isRead(type, methodAndDescriptor) ? null : new Refusal(new ToolOutcomeException(Outcome.retryable(
-                "journal unavailable: the effectful engine failed to start; the call was not made")));
+        if (isRead(type, methodAndDescriptor)) {
+            return null;
+        }
+        return new Refusal(Outcome.retryable("journal unavailable: the effectful engine failed to start ("
+                + startFailure() + "); the call was not made"), methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
     }
 
     @Override
@@ -53,8 +56,9 @@ final class EngineDispatcher implements Dispatcher {
 
     @Override
     public Object exitValue(Object handle, Object returned, Throwable thrown) {
-        if (handle instanceof Refusal) {
-            return null;
+        if (handle instanceof Refusal r) {
+            // a tool declared to return Outcome gets its failure as an Outcome, as from the engine
+            return r.returnsOutcome() ? r.outcome() : null;
         }
         return engine.join().exit(handle, returned, thrown).value();
     }
@@ -62,12 +66,12 @@ final class EngineDispatcher implements Dispatcher {
     @Override
     public Throwable exitThrown(Object handle) {
         if (handle instanceof Refusal r) {
-            return r.error();
+            return r.returnsOutcome() ? null : new ToolOutcomeException(r.outcome());
         }
         return engine.join().thrown(handle);
     }
 
-    private record Refusal(ToolOutcomeException error) {
+    private record Refusal(Outcome<?> outcome, boolean returnsOutcome) {
     }
 
     private CallEngine engine() {
@@ -80,6 +84,16 @@ final class EngineDispatcher implements Dispatcher {
         } catch (Exception e) {
             AgentLog.errorOnce("engine-start", "effectful engine failed to start: " + e, e);
             return null;
+        }
+    }
+
+    private String startFailure() {
+        try {
+            engine.getNow(null);
+            return "not started in time";
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            return cause.getMessage() == null ? cause.toString() : cause.getMessage();
         }
     }
 

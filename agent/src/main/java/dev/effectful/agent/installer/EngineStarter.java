@@ -29,6 +29,9 @@ final class EngineStarter {
         }
         Thread t = new Thread(() -> {
             try {
+                RequiredModules.missing().ifPresent(reason -> {
+                    throw new IllegalStateException(reason);
+                });
                 engine.complete(EngineFactory.create(config));
             } catch (Throwable e) {
                 AgentLog.errorOnce("engine-start", "effectful engine failed to start; effectful calls are refused", e);
@@ -36,6 +39,9 @@ final class EngineStarter {
             }
         }, "effectful-start");
         t.setDaemon(true);
+        // Chronicle finds some of its classes through the context loader; a thread started from
+        // the attach listener has none, and the application's loader cannot see Chronicle
+        t.setContextClassLoader(EngineStarter.class.getClassLoader());
         t.start();
     }
 }

@@ -27,6 +27,7 @@ public final class ForkedApp {
     private final List<String> appArgs = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private String mainClass;
+    private String modulePath;
     private String classPath = System.getProperty("effectful.test.classpath", Path.of("target/test-classes").toAbsolutePath().toString());
     private boolean withAgent = true;
     private String agentArgs;
@@ -46,6 +47,14 @@ public final class ForkedApp {
 
     public ForkedApp main(Class<?> main, String... args) {
         this.mainClass = main.getName();
+        this.appArgs.addAll(List.of(args));
+        return this;
+    }
+
+    /** Runs {@code module/mainClass} from {@code modulePath} instead of a class on the class path. */
+    public ForkedApp module(String modulePath, String moduleAndMainClass, String... args) {
+        this.modulePath = modulePath;
+        this.mainClass = moduleAndMainClass;
         this.appArgs.addAll(List.of(args));
         return this;
     }
@@ -96,8 +105,14 @@ public final class ForkedApp {
             cmd.add("-javaagent:" + AGENT_JAR + (agentArgs == null ? "" : "=" + agentArgs));
         }
         cmd.addAll(jvmArgs);
-        cmd.add("-cp");
-        cmd.add(classPath);
+        if (modulePath != null) {
+            cmd.add("--module-path");
+            cmd.add(modulePath);
+            cmd.add("-m");
+        } else {
+            cmd.add("-cp");
+            cmd.add(classPath);
+        }
         cmd.add(mainClass);
         cmd.addAll(appArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());

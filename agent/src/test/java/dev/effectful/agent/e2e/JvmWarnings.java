@@ -30,4 +30,11 @@ final class JvmWarnings {
         }
         return false;
     }
+
+    /** JDK 21+ after {@code attach}: silenced by starting the target with -XX:+EnableDynamicAgentLoading. */
+    static boolean isDynamicAgentWarning(String line) {
+        return line.startsWith("WARNING: A Java agent has been loaded dynamically")
+                || line.startsWith("WARNING: If a serviceability tool is")
+                || line.startsWith("WARNING: Dynamic loading of agents will be disallowed");
+    }
 }

@@ -40,6 +40,11 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
         return load(parseAgentArgs(agentArgs), System.getenv());
     }
 
+    /** True when {@code key} was given at all (agent argument, system property or environment), not defaulted. */
+    public static boolean isSet(String key, String agentArgs) {
+        return new Source(parseAgentArgs(agentArgs), System.getenv()).get(key).isPresent();
+    }
+
     static EffectfulConfig load(Map<String, String> agentArgs, Map<String, String> env) {
         Source src = new Source(agentArgs, env);
         Path dir = Path.of(src.get(JOURNAL_DIR).orElse("./effectful-journal")).toAbsolutePath().normalize();
