@@ -69,9 +69,17 @@ public class CoreTools {
         throw new IllegalStateException("connected to a closed port?");
     }
 
+    /** Connected and sent, then no answer: a raw socket, so only the read can time out. */
     @EffectfulTool(kind = EffectKind.SEND, name = "read_timeout")
-    public String readTimeout(@IntentKey String id) throws IOException, InterruptedException {
-        return Http.post("/hang", null, Duration.ofMillis(300)).body();
+    public String readTimeout(@IntentKey String id) throws IOException {
+        java.net.URI ledger = java.net.URI.create(Http.ledger());
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new InetSocketAddress(ledger.getHost(), ledger.getPort()), 10_000);
+            socket.getOutputStream().write(("POST /hang HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.setSoTimeout(300);
+            return "read " + socket.getInputStream().read();
+        }
     }
 
     @EffectfulTool(kind = EffectKind.SEND, name = "http_status")
