@@ -14,7 +14,7 @@ final class Dict {
     private final List<String> words = new ArrayList<>();
 
     Dict() {
-        id(null); // id 0 stands for "absent"
+        words.add(null); // id 0 stands for "absent"
     }
 
     int id(String word) {

@@ -233,12 +233,17 @@ final class JournalReader implements AutoCloseable {
                 return;
             }
             try {
+                boolean atEnd = false;
                 while (!w.abandoned) {
+                    if (atEnd) {
+                        incompleteTail = endsInIncompleteRecord(queue, t);
+                        return;
+                    }
                     int cycle = t.cycle();
                     try (DocumentContext dc = t.readingDocument()) {
                         if (!dc.isPresent()) {
-                            incompleteTail = endsInIncompleteRecord(queue, t);
-                            return;
+                            atEnd = true;
+                            continue; // closes dc first: only then is the read position back at the next header
                         }
                         progress.incrementAndGet();
                         JournalRecord r = decode(dc);
@@ -311,18 +316,15 @@ final class JournalReader implements AutoCloseable {
             Bytes<?> b = wire.bytes();
             long p = b.readPosition();
             int header = b.readVolatileInt(p);
-            if (Wires.isNotComplete(header)) {
+            if (header != 0 && Wires.isNotComplete(header)) { // isNotComplete(0) is true: 0 means "nothing yet"
                 return true;
             }
             if (header != 0) {
                 return false;
             }
-            for (int i = 4; i <= 64; i += 4) {
-                if (b.readVolatileInt(p + i) != 0) {
-                    return true;
-                }
-            }
-            return false;
+            // only the first body bytes: the record's first field ("type") is written first, while
+            // Chronicle may keep other structures (index pages) a little further on
+            return b.readVolatileInt(p + 4) != 0 || b.readVolatileInt(p + 8) != 0;
         } catch (RuntimeException | InternalError e) {
             return false;
         }

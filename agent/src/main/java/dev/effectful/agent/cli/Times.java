@@ -7,6 +7,8 @@ import java.time.format.DateTimeFormatter;
 /** Times as an operator reads them: local wall clock with its UTC offset, and short durations. */
 final class Times {
     private static final DateTimeFormatter HUMAN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS xxx");
+    // always with milliseconds and an offset (never "Z"-less or second-less), so scripts can parse one shape
+    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
 
     private Times() {
     }
@@ -21,7 +23,7 @@ final class Times {
 
     /** ISO-8601 with offset, for JSON. */
     static String iso(long epochMillis, ZoneId zone) {
-        return Instant.ofEpochMilli(epochMillis).atZone(zone).toOffsetDateTime().toString();
+        return ISO.format(Instant.ofEpochMilli(epochMillis).atZone(zone));
     }
 
     /** "350 ms", "8.1 s", "3 m 05 s", "2 h 03 m", "4 d 02 h". */
