@@ -64,19 +64,19 @@ final class IntentTable {
     private static final State[] STATES = State.values();
 
     // rows, one per intent key, append-only
-    private long[] hi = new long[1024];
-    private long[] lo = new long[1024];
-    private long[] intentIndex = new long[1024];
-    private int[] task = new int[1024];
-    private int[] call = new int[1024];
-    private int[] attempt = new int[1024];
-    private byte[] state = new byte[1024];
-    private byte[] probe = new byte[1024];
-    private boolean[] textKey = new boolean[1024];
+    private long[] hi;
+    private long[] lo;
+    private long[] intentIndex;
+    private int[] task;
+    private int[] call;
+    private int[] attempt;
+    private byte[] state;
+    private byte[] probe;
+    private boolean[] textKey;
     private int rows;
 
     // open-addressing index over hex keys: row + 1, 0 = empty
-    private int[] slots = new int[2048];
+    private int[] slots;
     // keys that are not 32 hex digits (an older writer, or damage) are rare: a plain map
     private final Map<String, Integer> textKeys = new HashMap<>();
     private final List<String> textKeyNames = new ArrayList<>();
@@ -90,6 +90,33 @@ final class IntentTable {
     private long[] taskLast = new long[64];
 
     private final long[] typeCounts = new long[RecordType.values().length];
+
+    IntentTable() {
+        this(1024);
+    }
+
+    /**
+     * Sized for {@code expectedKeys} up front: growing by copying would briefly need half as much
+     * again, and that peak, not the steady state, is what decides the heap a large journal needs.
+     */
+    IntentTable(long expectedKeys) {
+        int n = (int) Math.max(1024, Math.min(expectedKeys, 1 << 28));
+        hi = new long[n];
+        lo = new long[n];
+        intentIndex = new long[n];
+        task = new int[n];
+        call = new int[n];
+        attempt = new int[n];
+        state = new byte[n];
+        probe = new byte[n];
+        textKey = new boolean[n];
+        slots = new int[Integer.highestOneBit(n * 2 - 1) << 1];
+    }
+
+    /** Every intent has an intent and an outcome record, so half the record count is the usual key count. */
+    static IntentTable forJournal(JournalReader reader) {
+        return new IntentTable(reader.recordCountHint() / 2 + 16);
+    }
 
     void accept(long index, JournalRecord r) {
         typeCounts[r.type().ordinal()]++;

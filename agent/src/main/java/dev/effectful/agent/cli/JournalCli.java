@@ -108,6 +108,11 @@ public final class JournalCli implements Callable<Integer> {
                 err.println("effectful journal: " + ce.getMessage());
                 return ce.exitCode();
             }
+            if (causedBy(e, OutOfMemoryError.class)) {
+                err.println("effectful journal: out of memory reading the journal; give the CLI more heap,"
+                        + " e.g. java -Xmx512m -jar effectful-agent.jar journal ...");
+                return LOOK;
+            }
             err.println("effectful journal: failed: " + JournalReader.rootMessage(e));
             return LOOK;
         });
@@ -121,6 +126,15 @@ public final class JournalCli implements Callable<Integer> {
             err.println("effectful journal: failed: " + JournalReader.rootMessage(e));
             return LOOK;
         }
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String oneLine(String s) {

@@ -119,6 +119,15 @@ final class JournalReader implements AutoCloseable {
         return journal.queue();
     }
 
+    /** Chronicle's count of excerpts, for sizing; 0 when it cannot tell (damage). */
+    long recordCountHint() {
+        try {
+            return Math.max(0, queue().entryCount());
+        } catch (RuntimeException | InternalError e) {
+            return 0;
+        }
+    }
+
     /** Every record from the oldest kept, in order. */
     Report scan(Sink sink) throws CliException {
         Scan scan = new Scan();

@@ -20,9 +20,10 @@ final class TasksCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
-        IntentTable table = new IntentTable();
+        IntentTable table;
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
+            table = IntentTable.forJournal(reader);
             report = reader.scan(table::accept);
         }
         List<IntentTable.TaskRow> rows = table.tasks();

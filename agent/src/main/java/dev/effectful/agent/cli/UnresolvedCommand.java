@@ -27,10 +27,11 @@ final class UnresolvedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
-        IntentTable table = new IntentTable();
+        IntentTable table;
         JournalReader.Report report;
         List<Row> rows = new ArrayList<>();
         try (JournalReader reader = cli.openReader()) {
+            table = IntentTable.forJournal(reader);
             report = reader.scan(table::accept);
             rows = rows(reader, table);
         }

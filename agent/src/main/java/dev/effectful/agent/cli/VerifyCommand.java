@@ -26,10 +26,11 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         Path dir = cli.journalDir();
-        IntentTable table = new IntentTable();
+        IntentTable table;
         JournalReader.Report report;
         List<UnresolvedCommand.Row> unresolved;
         try (JournalReader reader = cli.openReader()) {
+            table = IntentTable.forJournal(reader);
             report = reader.scan(table::accept);
             unresolved = UnresolvedCommand.rows(reader, table);
         }
@@ -94,21 +95,21 @@ final class VerifyCommand implements Callable<Integer> {
             }));
         } else {
             Table t = new Table("CHECK", "VALUE>", "");
-            t.row("journal", null, dir.toString());
+            t.row("journal", "", dir.toString());
             t.row("cycle files", files[0], Times.bytes(files[1]));
             t.row("writer", live ? "live" : "none", live ? "pid " + pid : "no process holds the journal");
-            t.row("records", report.records(), null);
+            t.row("records", report.records(), "");
             for (RecordType type : RecordType.values()) {
-                t.row("  " + type.word(), table.count(type), null);
+                t.row("  " + type.word(), table.count(type), "");
             }
-            t.row("intent keys", table.size(), null);
-            t.row(cell("undecodable records", report.unreadable() > 0), report.unreadable(), null);
+            t.row("intent keys", table.size(), "");
+            t.row(cell("undecodable records", report.unreadable() > 0), report.unreadable(), "");
             t.row(cell("incomplete tail", report.incompleteTail() && !live), report.incompleteTail() ? "yes" : "no",
-                    report.incompleteTail() && live ? "a live writer may be mid-write" : null);
-            t.row(cell("without outcome", noOutcome > 0), noOutcome, noOutcome > 0 ? "see: journal unresolved" : null);
-            t.row("in flight", inFlight, inFlight > 0 ? "written by the live writer" : null);
-            t.row(cell("unknown outcome", unknown > 0), unknown, null);
-            t.row(cell("probe failed", probeFailed > 0), probeFailed, null);
+                    report.incompleteTail() && live ? "a live writer may be mid-write" : "");
+            t.row(cell("without outcome", noOutcome > 0), noOutcome, noOutcome > 0 ? "see: journal unresolved" : "");
+            t.row("in flight", inFlight, inFlight > 0 ? "written by the live writer" : "");
+            t.row(cell("unknown outcome", unknown > 0), unknown, "");
+            t.row(cell("probe failed", probeFailed > 0), probeFailed, "");
             t.print(cli.out, cli.style);
             cli.out.println();
             if (problems.isEmpty()) {
@@ -121,7 +122,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     private static Table.Cell cell(String label, boolean bad) {
-        return new Table.Cell(label, bad ? "1;31" : null);
+        return new Table.Cell(label, bad ? "1;31" : "");
     }
 
     /** Count and total size of the cycle files; sizes are allocated sizes (Chronicle pre-sizes files). */

@@ -47,6 +47,11 @@ final class TestJournals {
         }
     }
 
+    /** Writes the scenario to args[0]: for tests that need a journal but run without Chronicle's JVM flags. */
+    public static void main(String[] args) throws IOException {
+        writeScenario(Path.of(args[0]));
+    }
+
     static JournalRecord intent(String task, String call, String kind, String key, int attempt, long started, String args) {
         return JournalRecord.of(RecordType.INTENT).task(task).actor("agent-7").call(call).kind(kind).intentKey(key)
                 .attempt(attempt).attemptId(task + "-" + key.substring(0, 8) + "-a" + attempt).started(started)
@@ -75,7 +80,7 @@ final class TestJournals {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            int code = JournalCli.run(args, o, e, env, terminal, Clock.systemDefaultZone(), 10_000);
+            int code = JournalCli.run(args, o, e, env, terminal, Clock.systemDefaultZone(), 2_000);
             return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         }
     }
