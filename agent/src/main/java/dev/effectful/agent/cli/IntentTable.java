@@ -1,0 +1,368 @@
+package dev.effectful.agent.cli;
+
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The latest state of every intent and a few counters per task, built in one streaming pass.
+ *
+ * <p>Memory is what makes a million-record journal answer on a small heap: no record body is kept,
+ * only one row per intent key in parallel primitive arrays (the 32-hex-digit key as two longs, the
+ * index of its latest intent record to fetch arguments later, small ids for task and call, attempt,
+ * state, probe): about 40 bytes per key plus a 4-byte hash slot. Task and call names are stored once
+ * each ({@link Dict}).
+ *
+ * <p>The rules follow what the engine writes: an intent with no later outcome, probe or resolution
+ * is a crash mid-call; an outcome sets the state by its word; a probe found settles it ok, failed
+ * leaves it unresolved, absent makes it runnable; a person's resolution yes settles it ok and no makes
+ * it runnable. Dedup and refused records change nothing.
+ */
+final class IntentTable {
+
+    /** The latest state of an intent key; {@code unresolved} ones need a person (or a probe). */
+    enum State {
+        NO_OUTCOME("no-outcome", true),
+        OK("ok", false),
+        RETRYABLE("retryable", false),
+        PERMANENT("permanent", false),
+        UNKNOWN("unknown", true),
+        PROBE_FAILED("probe-failed", true),
+        PROBE_ABSENT("absent", false),
+        RESOLVED_YES("resolved-yes", false),
+        RESOLVED_NO("resolved-no", false);
+
+        final String word;
+        final boolean unresolved;
+
+        State(String word, boolean unresolved) {
+            this.word = word;
+            this.unresolved = unresolved;
+        }
+
+        boolean settledOk() {
+            return this == OK || this == RESOLVED_YES;
+        }
+    }
+
+    /** What the CLI prints about one intent. */
+    record Intent(String key, String task, String actor, String call, String kind, int attempt, State state,
+                  String probe, long intentIndex) {
+    }
+
+    /** One task's line in {@code tasks}. */
+    record TaskRow(String task, String actor, int intents, int attempts, int ok, int failed, int unresolved,
+                   long lastActivity, long records) {
+    }
+
+    private static final String[] PROBES = {null, "found", "absent", "failed"};
+    private static final State[] STATES = State.values();
+
+    // rows, one per intent key, append-only
+    private long[] hi;
+    private long[] lo;
+    private long[] intentIndex;
+    private int[] task;
+    private int[] call;
+    private int[] attempt;
+    private byte[] state;
+    private byte[] probe;
+    private boolean[] textKey;
+    private int rows;
+
+    // open-addressing index over hex keys: row + 1, 0 = empty
+    private int[] slots;
+    // keys that are not 32 hex digits (an older writer, or damage) are rare: a plain map
+    private final Map<String, Integer> textKeys = new HashMap<>();
+    private final List<String> textKeyNames = new ArrayList<>();
+
+    private final Dict tasks = new Dict();
+    private final Dict calls = new Dict();
+    private final Dict actors = new Dict();
+    private int[] taskActor = new int[64];
+    private int[] taskAttempts = new int[64];
+    private long[] taskRecords = new long[64];
+    private long[] taskLast = new long[64];
+
+    private final long[] typeCounts = new long[RecordType.values().length];
+
+    IntentTable() {
+        this(1024);
+    }
+
+    /**
+     * Sized for {@code expectedKeys} up front: growing by copying would briefly need half as much
+     * again, and that peak, not the steady state, is what decides the heap a large journal needs.
+     */
+    IntentTable(long expectedKeys) {
+        int n = (int) Math.max(1024, Math.min(expectedKeys, 1 << 28));
+        hi = new long[n];
+        lo = new long[n];
+        intentIndex = new long[n];
+        task = new int[n];
+        call = new int[n];
+        attempt = new int[n];
+        state = new byte[n];
+        probe = new byte[n];
+        textKey = new boolean[n];
+        slots = new int[Integer.highestOneBit(n * 2 - 1) << 1];
+    }
+
+    /** Every intent has an intent and an outcome record, so half the record count is the usual key count. */
+    static IntentTable forJournal(JournalReader reader) {
+        return new IntentTable(reader.recordCountHint() / 2 + 16);
+    }
+
+    void accept(long index, JournalRecord r) {
+        typeCounts[r.type().ordinal()]++;
+        int t = tasks.id(r.task());
+        touchTask(t, r);
+        if (r.intentKey() == null) {
+            return;
+        }
+        int row = row(r.intentKey());
+        if (task[row] == 0) {
+            task[row] = t;
+        }
+        if (r.call() != null && call[row] == 0) {
+            call[row] = calls.id(r.call() + '\u0000' + (r.kind() == null ? "" : r.kind()));
+        }
+        switch (r.type()) {
+            case INTENT -> {
+                state[row] = (byte) State.NO_OUTCOME.ordinal();
+                attempt[row] = r.attempt();
+                intentIndex[row] = index;
+                if (t != 0) {
+                    taskAttempts[t]++;
+                }
+            }
+            case OUTCOME -> state[row] = (byte) outcomeState(r.outcome()).ordinal();
+            case PROBE -> {
+                byte p = probeCode(r.probe());
+                probe[row] = p;
+                state[row] = (byte) (p == 1 ? State.OK : p == 2 ? State.PROBE_ABSENT : State.PROBE_FAILED).ordinal();
+            }
+            case RESOLUTION -> state[row] = (byte) ("yes".equals(r.effectApplied()) ? State.RESOLVED_YES
+                    : "no".equals(r.effectApplied()) ? State.RESOLVED_NO : State.UNKNOWN).ordinal();
+            default -> {
+                // dedup and refused answer from the journal; the intent's state is unchanged
+            }
+        }
+    }
+
+    private static State outcomeState(String outcome) {
+        if (outcome == null) {
+            return State.UNKNOWN;
+        }
+        return switch (outcome) {
+            case "ok" -> State.OK;
+            case "retryable" -> State.RETRYABLE;
+            case "permanent" -> State.PERMANENT;
+            default -> State.UNKNOWN; // "unknown", or a word this CLI does not know: a person should look
+        };
+    }
+
+    private static byte probeCode(String p) {
+        if ("found".equals(p)) {
+            return 1;
+        }
+        return (byte) ("absent".equals(p) ? 2 : 3);
+    }
+
+    private void touchTask(int t, JournalRecord r) {
+        if (t >= taskLast.length) {
+            int n = Math.max(t + 1, taskLast.length * 3 / 2);
+            taskActor = Arrays.copyOf(taskActor, n);
+            taskAttempts = Arrays.copyOf(taskAttempts, n);
+            taskRecords = Arrays.copyOf(taskRecords, n);
+            taskLast = Arrays.copyOf(taskLast, n);
+        }
+        taskRecords[t]++;
+        taskLast[t] = Math.max(taskLast[t], r.started() + (r.durationMs() == null ? 0 : Math.max(0, r.durationMs())));
+        if (taskActor[t] == 0 && r.actor() != null) {
+            taskActor[t] = actors.id(r.actor());
+        }
+    }
+
+    /** The row of a key, added when new. */
+    private int row(String key) {
+        if (!isHexKey(key)) {
+            Integer row = textKeys.get(key);
+            if (row == null) {
+                row = newRow(textKeyNames.size(), 0, true);
+                textKeyNames.add(key);
+                textKeys.put(key, row);
+            }
+            return row;
+        }
+        long h = Long.parseUnsignedLong(key, 0, 16, 16);
+        long l = Long.parseUnsignedLong(key, 16, 32, 16);
+        int mask = slots.length - 1;
+        int i = mix(h, l) & mask;
+        while (true) {
+            int s = slots[i];
+            if (s == 0) {
+                int row = newRow(h, l, false);
+                slots[i] = row + 1;
+                if (rows * 2 > slots.length) {
+                    rehash();
+                }
+                return row;
+            }
+            if (hi[s - 1] == h && lo[s - 1] == l && !textKey[s - 1]) {
+                return s - 1;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /** The row of a key if the journal has it, else -1. */
+    int find(String key) {
+        if (!isHexKey(key)) {
+            Integer row = textKeys.get(key);
+            return row == null ? -1 : row;
+        }
+        long h = Long.parseUnsignedLong(key, 0, 16, 16);
+        long l = Long.parseUnsignedLong(key, 16, 32, 16);
+        int mask = slots.length - 1;
+        for (int i = mix(h, l) & mask; slots[i] != 0; i = (i + 1) & mask) {
+            int s = slots[i] - 1;
+            if (hi[s] == h && lo[s] == l && !textKey[s]) {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isHexKey(String key) {
+        if (key.length() != 32) {
+            return false;
+        }
+        for (int i = 0; i < 32; i++) {
+            char c = key.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int mix(long h, long l) {
+        long x = h * 0x9E3779B97F4A7C15L ^ l;
+        return (int) (x ^ (x >>> 32));
+    }
+
+    private int newRow(long h, long l, boolean text) {
+        if (rows == hi.length) {
+            int n = hi.length + (hi.length >> 1);
+            hi = Arrays.copyOf(hi, n);
+            lo = Arrays.copyOf(lo, n);
+            intentIndex = Arrays.copyOf(intentIndex, n);
+            task = Arrays.copyOf(task, n);
+            call = Arrays.copyOf(call, n);
+            attempt = Arrays.copyOf(attempt, n);
+            state = Arrays.copyOf(state, n);
+            probe = Arrays.copyOf(probe, n);
+            textKey = Arrays.copyOf(textKey, n);
+        }
+        int r = rows++;
+        hi[r] = h;
+        lo[r] = l;
+        textKey[r] = text;
+        intentIndex[r] = -1;
+        state[r] = (byte) State.NO_OUTCOME.ordinal();
+        return r;
+    }
+
+    private void rehash() {
+        int[] next = new int[slots.length * 2];
+        int mask = next.length - 1;
+        for (int r = 0; r < rows; r++) {
+            if (textKey[r]) {
+                continue;
+            }
+            int i = mix(hi[r], lo[r]) & mask;
+            while (next[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            next[i] = r + 1;
+        }
+        slots = next;
+    }
+
+    int size() {
+        return rows;
+    }
+
+    long count(RecordType type) {
+        return typeCounts[type.ordinal()];
+    }
+
+    Intent intent(int row) {
+        String key = textKey[row] ? textKeyNames.get((int) hi[row]) : String.format("%016x%016x", hi[row], lo[row]);
+        String callKind = call[row] == 0 ? null : calls.word(call[row]);
+        String c = callKind == null ? null : callKind.substring(0, callKind.indexOf('\u0000'));
+        String k = callKind == null ? null : callKind.substring(callKind.indexOf('\u0000') + 1);
+        int t = task[row];
+        return new Intent(key, tasks.word(t), t == 0 ? null : actors.word(taskActor[t]), c, k == null || k.isEmpty() ? null : k,
+                attempt[row], STATES[state[row]], PROBES[probe[row]], intentIndex[row]);
+    }
+
+    /** Unresolved intents in journal order. */
+    List<Intent> unresolved() {
+        List<Intent> out = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            if (STATES[state[r]].unresolved) {
+                out.add(intent(r));
+            }
+        }
+        out.sort((a, b) -> Long.compare(a.intentIndex(), b.intentIndex()));
+        return out;
+    }
+
+    long countState(State s) {
+        long n = 0;
+        for (int r = 0; r < rows; r++) {
+            if (state[r] == s.ordinal()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** One row per task, most recent activity first (that is where an operator looks after a crash). */
+    List<TaskRow> tasks() {
+        int n = tasks.size();
+        int[] intents = new int[n];
+        int[] ok = new int[n];
+        int[] failed = new int[n];
+        int[] unresolved = new int[n];
+        for (int r = 0; r < rows; r++) {
+            int t = task[r];
+            State s = STATES[state[r]];
+            intents[t]++;
+            if (s.settledOk()) {
+                ok[t]++;
+            } else if (s == State.PERMANENT) {
+                failed[t]++;
+            } else if (s.unresolved) {
+                unresolved[t]++;
+            }
+        }
+        List<TaskRow> out = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            if (taskRecords.length <= t || taskRecords[t] == 0) {
+                continue;
+            }
+            out.add(new TaskRow(t == 0 ? "(no task)" : tasks.word(t), taskActor[t] == 0 ? null : actors.word(taskActor[t]),
+                    intents[t], taskAttempts[t], ok[t], failed[t], unresolved[t], taskLast[t], taskRecords[t]));
+        }
+        out.sort((a, b) -> Long.compare(b.lastActivity(), a.lastActivity()));
+        return out;
+    }
+}

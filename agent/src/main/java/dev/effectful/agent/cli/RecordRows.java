@@ -1,0 +1,50 @@
+package dev.effectful.agent.cli;
+
+import dev.effectful.runtime.journal.JournalRecord;
+
+import java.time.ZoneId;
+
+/** How one record reads as a table row (show, tail): when, what, which intent, how it ended. */
+final class RecordRows {
+    static final String[] HEADERS = {"TIME", "TYPE", "TASK", "CALL", "KEY", "ATT>", "OUTCOME", "EFFECT", "DURATION>", "DETAIL"};
+    private static final int DETAIL_MAX = 100;
+
+    private RecordRows() {
+    }
+
+    static Table table() {
+        return new Table(HEADERS);
+    }
+
+    static void add(Table t, JournalRecord r, ZoneId zone) {
+        String outcome = r.outcome() != null ? r.outcome() : r.probe();
+        t.row(Times.human(r.started(), zone),
+                r.type().word(),
+                r.task(),
+                r.call() == null ? null : r.call() + (r.kind() == null ? "" : " (" + r.kind() + ")"),
+                r.intentKey(),
+                r.attempt() == 0 ? null : r.attempt(),
+                new Table.Cell(outcome == null ? "-" : outcome, Style.codeFor(outcome)),
+                new Table.Cell(r.effectApplied() == null ? "-" : r.effectApplied(), Style.codeFor(r.effectApplied())),
+                r.durationMs() == null ? null : Times.duration(r.durationMs()),
+                detail(r));
+    }
+
+    /** The one thing worth reading about the record: arguments of an intent, else message and result. */
+    static String detail(JournalRecord r) {
+        StringBuilder sb = new StringBuilder();
+        if (r.args() != null) {
+            sb.append("args=").append(r.args());
+        }
+        if (r.message() != null) {
+            sb.append(sb.length() > 0 ? " " : "").append(r.message());
+        }
+        if (r.result() != null) {
+            sb.append(sb.length() > 0 ? " " : "").append("result=").append(r.result());
+        }
+        if (r.retryAfterS() != null) {
+            sb.append(sb.length() > 0 ? " " : "").append("retry_after=").append(r.retryAfterS()).append("s");
+        }
+        return sb.length() == 0 ? "-" : Json.compact(sb.toString(), DETAIL_MAX);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.effectful.agent.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "show", mixinStandardHelpOptions = true,
+        description = "Every record of a task (by task id) or of one intent (by intent key), in journal order.")
+final class ShowCommand implements Callable<Integer> {
+
+    @ParentCommand
+    JournalCli cli;
+
+    @Parameters(paramLabel = "TASK_OR_KEY", description = "a task id, or a 32-hex-digit intent key")
+    String id;
+
+    @Override
+    public Integer call() throws CliException {
+        Table table = RecordRows.table();
+        long[] matched = {0};
+        JournalReader.Report report;
+        try (JournalReader reader = cli.openReader()) {
+            report = reader.scan((index, r) -> {
+                if (!id.equals(r.task()) && !id.equals(r.intentKey())) {
+                    return;
+                }
+                matched[0]++;
+                if (cli.json) {
+                    // streamed: a task with many records should not have to fit in memory
+                    cli.out.println(Json.record(r, cli.zone));
+                } else {
+                    RecordRows.add(table, r, cli.zone);
+                }
+            });
+        }
+        int code = cli.warn(report);
+        if (matched[0] == 0) {
+            throw new CliException(JournalCli.USAGE, "no task or intent key '" + Table.clean(id) + "' in " + cli.journalDir());
+        }
+        if (!cli.json) {
+            table.print(cli.out, cli.style);
+        }
+        return code;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.effectful.agent.cli;
+
+import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.JournalRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+@Command(name = "unresolved", mixinStandardHelpOptions = true,
+        description = {"Intents whose effect nobody knows: outcome unknown, probe failed, or intended with no outcome",
+                "(the process died mid-call). Each with task, call, attempt, age, probe result and arguments",
+                "(redacted ones as fingerprints). Exit code 3 when there are any.",
+                "An intent with no outcome yet, written by the writer that is live right now, is shown as in-flight",
+                "and does not count toward exit code 3."})
+final class UnresolvedCommand implements Callable<Integer> {
+
+    @ParentCommand
+    JournalCli cli;
+
+    /** An unresolved intent with what its latest intent record says. */
+    record Row(IntentTable.Intent intent, String state, JournalRecord latestIntent) {
+    }
+
+    @Override
+    public Integer call() throws CliException {
+        IntentTable table;
+        JournalReader.Report report;
+        List<Row> rows = new ArrayList<>();
+        try (JournalReader reader = cli.openReader()) {
+            table = IntentTable.forJournal(reader);
+            report = reader.scan(table::accept);
+            rows = rows(reader, table);
+        }
+        long open = rows.stream().filter(r -> !r.state().equals("in-flight")).count();
+        if (cli.json) {
+            for (Row row : rows) {
+                cli.out.println(json(row));
+            }
+        } else if (rows.isEmpty()) {
+            cli.out.println("no unresolved intents in " + cli.journalDir());
+        } else {
+            print(rows);
+        }
+        int code = cli.warn(report);
+        return open > 0 ? JournalCli.UNRESOLVED : code;
+    }
+
+    /** The unresolved intents with their latest intent record (for arguments and age), journal order. */
+    static List<Row> rows(JournalReader reader, IntentTable table) {
+        String livePid = JournalLock.isHeld(reader.directory()) ? JournalLock.holderOf(reader.directory()) : null;
+        List<Row> rows = new ArrayList<>();
+        for (IntentTable.Intent i : table.unresolved()) {
+            Optional<JournalRecord> rec = i.intentIndex() < 0 ? Optional.empty() : reader.read(i.intentIndex());
+            String state = i.state().word;
+            if (i.state() == IntentTable.State.NO_OUTCOME && livePid != null && rec.isPresent()
+                    && livePid.equals(String.valueOf(rec.get().pid()))) {
+                state = "in-flight";
+            }
+            rows.add(new Row(i, state, rec.orElse(null)));
+        }
+        return rows;
+    }
+
+    private void print(List<Row> rows) {
+        Table t = new Table("TASK", "CALL", "KIND", "KEY", "ATT>", "STATE", "PROBE", "AGE>", "STARTED", "ARGS");
+        for (Row row : rows) {
+            IntentTable.Intent i = row.intent();
+            JournalRecord r = row.latestIntent();
+            long started = r == null ? 0 : r.started();
+            t.row(i.task(), i.call(), i.kind(), i.key(), i.attempt() == 0 ? null : i.attempt(),
+                    new Table.Cell(row.state(), row.state().equals("in-flight") ? "33" : "1;31"),
+                    new Table.Cell(i.probe() == null ? "-" : i.probe(), Style.codeFor(i.probe())),
+                    started > 0 ? Times.duration(cli.now() - started) : null,
+                    Times.human(started, cli.zone),
+                    r == null ? null : Json.compact(r.args(), 80));
+        }
+        t.print(cli.out, cli.style);
+        cli.out.println();
+        cli.out.println("Check each effect at its receiver, then record the verdict:");
+        cli.out.println("  journal resolve KEY --applied yes|no [--note TEXT]   (with the agent's process stopped)");
+    }
+
+    private String json(Row row) {
+        IntentTable.Intent i = row.intent();
+        JournalRecord r = row.latestIntent();
+        return Json.line(g -> {
+            Json.str(g, "task", i.task());
+            Json.str(g, "actor", i.actor());
+            Json.str(g, "call", i.call());
+            Json.str(g, "kind", i.kind());
+            g.writeStringField("intent_key", i.key());
+            if (i.attempt() != 0) {
+                g.writeNumberField("attempt", i.attempt());
+            }
+            if (r != null) {
+                Json.str(g, "attempt_id", r.attemptId());
+            }
+            g.writeStringField("state", row.state());
+            Json.str(g, "probe", i.probe());
+            if (r != null && r.started() > 0) {
+                g.writeStringField("started", Times.iso(r.started(), cli.zone));
+                g.writeNumberField("age_s", Math.max(0, (cli.now() - r.started()) / 1000));
+            }
+            if (r != null) {
+                Json.embedded(g, "args", r.args());
+                if (r.pid() != 0) {
+                    g.writeNumberField("pid", r.pid());
+                }
+            }
+        });
+    }
+}

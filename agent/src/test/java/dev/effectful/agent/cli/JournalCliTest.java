@@ -1,0 +1,343 @@
+package dev.effectful.agent.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.effectful.agent.cli.TestJournals.Run;
+import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.RecordType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static dev.effectful.agent.cli.TestJournals.K_CRASH;
+import static dev.effectful.agent.cli.TestJournals.K_OK;
+import static dev.effectful.agent.cli.TestJournals.K_PROBE_FAILED;
+import static dev.effectful.agent.cli.TestJournals.K_UNKNOWN;
+import static dev.effectful.agent.cli.TestJournals.cli;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JournalCliTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+    Path dir;
+    String d;
+
+    @BeforeEach
+    void journal() throws Exception {
+        dir = tmp.resolve("journal");
+        TestJournals.writeScenario(dir);
+        d = dir.toString();
+    }
+
+    private static List<JsonNode> lines(String out) throws Exception {
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            if (!line.isBlank()) {
+                nodes.add(JSON.readTree(line));
+            }
+        }
+        return nodes;
+    }
+
+    @Test
+    void tasksShowsOneAlignedLinePerTaskWithCounts() {
+        Run r = cli("--dir", d, "tasks");
+        assertThat(r.code()).isZero();
+        assertThat(r.err()).isEmpty();
+        String[] lines = r.out().split("\n");
+        assertThat(lines[0]).startsWith("TASK").contains("ATTEMPTS", "OK", "UNRESOLVED", "LAST ACTIVITY");
+        // most recent first: ord-2 (3 intents, all unresolved), then ord-1 (2 intents, 1 ok)
+        assertThat(lines[1]).startsWith("ord-2").matches(".*\\s3\\s+3\\s+0\\s+0\\s+3\\s.*");
+        assertThat(lines[2]).startsWith("ord-1").matches(".*\\s2\\s+2\\s+1\\s+0\\s+0\\s.*");
+        // aligned: the ATTEMPTS column ends at the same offset on every line
+        int end = lines[0].indexOf("ATTEMPTS") + "ATTEMPTS".length();
+        assertThat(lines[1].charAt(end - 1)).isEqualTo('3');
+        assertThat(lines[2].charAt(end - 1)).isEqualTo('2');
+        assertThat(r.out()).doesNotContain("\u001b[");
+    }
+
+    @Test
+    void tasksJsonIsOneDocumentPerLine() throws Exception {
+        Run r = cli("--dir", d, "--json", "tasks");
+        assertThat(r.code()).isZero();
+        List<JsonNode> docs = lines(r.out());
+        assertThat(docs).hasSize(2);
+        JsonNode ord2 = docs.get(0);
+        assertThat(ord2.get("task").asText()).isEqualTo("ord-2");
+        assertThat(ord2.get("unresolved").asInt()).isEqualTo(3);
+        assertThat(ord2.get("attempts").asInt()).isEqualTo(3);
+        assertThat(ord2.get("actor").asText()).isEqualTo("agent-7");
+        assertThat(ord2.get("last_activity").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*(Z|[+-]\\d\\d:\\d\\d)");
+        assertThat(docs.get(1).get("ok").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void showByTaskAndByKey() throws Exception {
+        Run task = cli("--dir", d, "show", "ord-1");
+        assertThat(task.code()).isZero();
+        assertThat(task.out().split("\n")).hasSize(1 + 5);
+        assertThat(task.out()).contains("intent", "outcome", "dedup", "send_email (send)", "120 ms", "result={\"id\":\"m-1\"}");
+        assertThat(task.out()).containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} [+-]\\d\\d:\\d\\d");
+
+        Run key = cli("--dir", d, "--json", "show", K_UNKNOWN);
+        assertThat(key.code()).isZero();
+        List<JsonNode> docs = lines(key.out());
+        assertThat(docs).extracting(n -> n.get("type").asText()).containsExactly("intent", "outcome");
+        assertThat(docs.get(0).get("args").get("to").asText()).isEqualTo("+100");
+
+        Run none = cli("--dir", d, "show", "nope");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err().strip()).doesNotContain("\n").contains("no task or intent key 'nope'");
+    }
+
+    @Test
+    void unresolvedListsCrashUnknownAndFailedProbeWithExit3() throws Exception {
+        Run r = cli("--dir", d, "unresolved");
+        assertThat(r.code()).isEqualTo(3);
+        assertThat(r.out()).contains(K_CRASH, K_UNKNOWN, K_PROBE_FAILED).doesNotContain(K_OK);
+        assertThat(r.out()).contains("no-outcome", "unknown", "probe-failed", "create_order", "\"card\":\"hmac:9f2c…\"");
+        assertThat(r.out()).contains("journal resolve KEY --applied yes|no");
+
+        List<JsonNode> docs = lines(cli("--dir", d, "--json", "unresolved").out());
+        assertThat(docs).extracting(n -> n.get("intent_key").asText()).containsExactly(K_CRASH, K_UNKNOWN, K_PROBE_FAILED);
+        JsonNode crash = docs.get(0);
+        assertThat(crash.get("state").asText()).isEqualTo("no-outcome");
+        assertThat(crash.get("task").asText()).isEqualTo("ord-2");
+        assertThat(crash.get("call").asText()).isEqualTo("create_order");
+        assertThat(crash.get("attempt").asInt()).isEqualTo(1);
+        assertThat(crash.get("args").isObject()).isTrue();
+        assertThat(crash.get("args").get("sku").asText()).isEqualTo("X-1");
+        assertThat(crash.get("age_s").asLong()).isPositive();
+        assertThat(docs.get(1).get("attempt").asInt()).isEqualTo(2);
+        assertThat(docs.get(2).get("probe").asText()).isEqualTo("failed");
+    }
+
+    @Test
+    void unresolvedExitsZeroWhenNothingIsOpen() throws Exception {
+        Path clean = tmp.resolve("clean");
+        try (ChronicleJournal j = ChronicleJournal.openWriter(clean, false, null, null)) {
+            j.append(TestJournals.intent("t", "send", "send", K_OK, 1, TestJournals.T0, "{}"));
+            j.append(TestJournals.outcome("t", "send", "send", K_OK, 1, TestJournals.T0, "ok", "yes", "1", 3L));
+        }
+        Run r = cli("--dir", clean.toString(), "unresolved");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("no unresolved intents");
+        assertThat(cli("--dir", clean.toString(), "verify").code()).isZero();
+    }
+
+    @Test
+    void exportWritesEveryRecordWithContractFieldsAndEmbeddedJson() throws Exception {
+        Run r = cli("--dir", d, "export");
+        assertThat(r.code()).isZero();
+        List<JsonNode> docs = lines(r.out());
+        assertThat(docs).hasSize(10);
+        JsonNode first = docs.get(0);
+        assertThat(first.get("type").asText()).isEqualTo("intent");
+        assertThat(first.get("args").isObject()).isTrue();
+        assertThat(first.get("args").get("to").asText()).isEqualTo("a@example.com");
+        assertThat(first.get("started").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d)");
+        assertThat(first.get("budget_left_s").asLong()).isEqualTo(60);
+        assertThat(first.has("outcome")).isFalse(); // absent fields are omitted
+        assertThat(first.has("result")).isFalse();
+        JsonNode ok = docs.get(1);
+        assertThat(ok.get("result").get("id").asText()).isEqualTo("m-1");
+        assertThat(ok.get("effect_applied").asText()).isEqualTo("yes");
+        assertThat(ok.get("duration_ms").asLong()).isEqualTo(120);
+        assertThat(docs.get(4).get("retry_after_s").asLong()).isEqualTo(30);
+        List<String> known = List.of("type", "task", "actor", "call", "kind", "intent_key", "attempt", "attempt_id",
+                "started", "budget_left_s", "args", "outcome", "effect_applied", "retry_after_s", "deadline_left_s",
+                "message", "result", "probe", "pid", "thread", "duration_ms");
+        for (JsonNode n : docs) {
+            n.fieldNames().forEachRemaining(f -> assertThat(known).contains(f));
+        }
+    }
+
+    @Test
+    void tailPrintsTheNewestRecordsOldestFirst() throws Exception {
+        Run r = cli("--dir", d, "tail", "-n", "3");
+        assertThat(r.code()).isZero();
+        String[] lines = r.out().split("\n");
+        assertThat(lines).hasSize(4);
+        assertThat(lines[1]).contains("outcome", "send_sms");
+        assertThat(lines[3]).contains("probe", "pay", "failed");
+
+        List<JsonNode> docs = lines(cli("--dir", d, "--json", "tail", "-n", "100").out());
+        assertThat(docs).hasSize(10);
+        assertThat(docs.get(0).get("intent_key").asText()).isEqualTo(K_OK);
+    }
+
+    @Test
+    void tailFollowPrintsRecordsAsTheyLand() throws Exception {
+        Thread writer = new Thread(() -> {
+            try {
+                Thread.sleep(700);
+                try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+                    j.append(TestJournals.intent("ord-3", "late_call", "send", "00000000000000000000000000000009", 1,
+                            System.currentTimeMillis(), "{}"));
+                }
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        writer.start();
+        Run r = cli("--dir", d, "tail", "-n", "1", "--follow", "--for", "3");
+        writer.join();
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("probe", "late_call");
+        assertThat(r.out().indexOf("late_call")).isGreaterThan(r.out().indexOf("probe"));
+    }
+
+    @Test
+    void verifyCountsTypesAndFlagsIntentsWithoutOutcome() throws Exception {
+        Run r = cli("--dir", d, "verify");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).contains("records", "intent", "without outcome", "needs a look", "1 intent(s) without outcome");
+
+        JsonNode v = lines(cli("--dir", d, "--json", "verify").out()).get(0);
+        assertThat(v.get("sound").asBoolean()).isFalse();
+        assertThat(v.get("records").asLong()).isEqualTo(10);
+        assertThat(v.get("types").get("intent").asLong()).isEqualTo(5);
+        assertThat(v.get("types").get("outcome").asLong()).isEqualTo(3);
+        assertThat(v.get("types").get("probe").asLong()).isEqualTo(1);
+        assertThat(v.get("types").get("dedup").asLong()).isEqualTo(1);
+        assertThat(v.get("without_outcome").asLong()).isEqualTo(1);
+        assertThat(v.get("unknown").asLong()).isEqualTo(1);
+        assertThat(v.get("probe_failed").asLong()).isEqualTo(1);
+        assertThat(v.get("unreadable").asLong()).isZero();
+        assertThat(v.get("incomplete_tail").asBoolean()).isFalse();
+        assertThat(v.get("writer_live").asBoolean()).isFalse();
+    }
+
+    @Test
+    void resolveIsRefusedWhileAWriterIsLive() throws Exception {
+        try (JournalLock lock = JournalLock.acquire(dir)) {
+            Run r = cli("--dir", d, "resolve", K_CRASH, "--applied", "yes");
+            assertThat(r.code()).isEqualTo(4);
+            assertThat(r.err().strip()).doesNotContain("\n")
+                    .contains("refused", "in use by pid " + ProcessHandle.current().pid());
+        }
+        assertThat(cli("--dir", d, "--json", "export").out().lines().count()).isEqualTo(10);
+    }
+
+    @Test
+    void resolveRecordsAVerdictAndTheIntentIsNoLongerUnresolved() throws Exception {
+        Run r = cli("--dir", d, "resolve", K_CRASH, "--applied", "yes", "--note", "order 5512 exists in the shop");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("resolved " + K_CRASH, "effect applied yes", "returns ok");
+
+        List<JsonNode> unresolved = lines(cli("--dir", d, "--json", "unresolved").out());
+        assertThat(unresolved).extracting(n -> n.get("intent_key").asText()).containsExactly(K_UNKNOWN, K_PROBE_FAILED);
+
+        List<JsonNode> records = lines(cli("--dir", d, "--json", "show", K_CRASH).out());
+        JsonNode res = records.get(records.size() - 1);
+        assertThat(res.get("type").asText()).isEqualTo("resolution");
+        assertThat(res.get("effect_applied").asText()).isEqualTo("yes");
+        assertThat(res.get("message").asText()).isEqualTo("order 5512 exists in the shop");
+        assertThat(res.get("task").asText()).isEqualTo("ord-2");
+        assertThat(res.get("call").asText()).isEqualTo("create_order");
+        assertThat(res.get("kind").asText()).isEqualTo("create");
+
+        Run no = cli("--dir", d, "resolve", K_UNKNOWN, "--applied", "no");
+        assertThat(no.code()).isZero();
+        assertThat(no.out()).contains("runs its body again (attempt 3)");
+
+        Run tasks = cli("--dir", d, "--json", "tasks");
+        assertThat(lines(tasks.out()).get(0).get("unresolved").asInt()).isEqualTo(1);
+        assertThat(lines(tasks.out()).get(0).get("ok").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void resolveRefusesUnknownKeysAndSettledIntents() {
+        Run unknownKey = cli("--dir", d, "resolve", "ffffffffffffffffffffffffffffffff", "--applied", "no");
+        assertThat(unknownKey.code()).isEqualTo(2);
+        assertThat(unknownKey.err()).contains("no intent with key");
+
+        Run settled = cli("--dir", d, "resolve", K_OK, "--applied", "no");
+        assertThat(settled.code()).isEqualTo(4);
+        assertThat(settled.err()).contains("is ok, not unresolved", "--force");
+
+        assertThat(cli("--dir", d, "resolve", K_OK, "--applied", "no", "--force").code()).isZero();
+
+        Run badValue = cli("--dir", d, "resolve", K_CRASH, "--applied", "maybe");
+        assertThat(badValue.code()).isEqualTo(2);
+        assertThat(badValue.err().strip()).doesNotContain("\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tasks", "show", "unresolved", "tail", "export", "resolve", "verify"})
+    void everyCommandHasHelp(String command) {
+        Run r = cli(command, "--help");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("Usage:", command);
+    }
+
+    @Test
+    void topLevelHelpListsCommandsAndExitCodes() {
+        Run r = cli("--help");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("tasks", "show", "unresolved", "tail", "export", "resolve", "verify", "Exit codes", "NO_COLOR");
+        assertThat(cli().code()).isEqualTo(2);
+        Run bogus = cli("frobnicate");
+        assertThat(bogus.code()).isEqualTo(2);
+        assertThat(bogus.err().strip()).doesNotContain("\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tasks", "unresolved", "export", "verify", "tail", "show x", "resolve " + K_OK + " --applied yes"})
+    void aMissingDirectoryIsOneLineAndExit2(String command) {
+        List<String> args = new ArrayList<>(List.of("--dir", tmp.resolve("nowhere").toString()));
+        args.addAll(List.of(command.split(" ")));
+        Run r = cli(args.toArray(String[]::new));
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().strip()).doesNotContain("\n").contains("does not exist");
+    }
+
+    @Test
+    void aDirectoryOfOtherFilesIsNotAJournal() throws Exception {
+        Path other = Files.createDirectories(tmp.resolve("other"));
+        Files.writeString(other.resolve("notes.txt"), "hello");
+        Run r = cli("--dir", other.toString(), "tasks");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).doesNotContain("\n").contains("not an Effectful journal directory");
+        Run file = cli("--dir", other.resolve("notes.txt").toString(), "verify");
+        assertThat(file.code()).isEqualTo(2);
+        assertThat(file.err()).contains("not a directory");
+    }
+
+    @Test
+    void dirDefaultsToTheEnvironment() {
+        Run r = cli(Map.of("EFFECTFUL_JOURNAL_DIR", d), false, "--json", "tasks");
+        assertThat(r.code()).isZero();
+        assertThat(r.out().lines().count()).isEqualTo(2);
+    }
+
+    @Test
+    void colourOnlyOnATerminalAndNeverWithNoColor() {
+        assertThat(cli(Map.of(), true, "--dir", d, "unresolved").out()).contains("\u001b[");
+        assertThat(cli(Map.of("NO_COLOR", "1"), true, "--dir", d, "unresolved").out()).doesNotContain("\u001b[");
+        assertThat(cli(Map.of(), false, "--dir", d, "unresolved").out()).doesNotContain("\u001b[");
+    }
+
+    @Test
+    void controlCharactersInJournalTextCannotReachTheTerminal() throws Exception {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+            j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.OUTCOME).task("ord-1").intentKey(K_OK)
+                    .call("x").outcome("ok").message("evil \u001b]0;pwned\u0007 text\nsecond line").build());
+        }
+        Run r = cli("--dir", d, "show", "ord-1");
+        assertThat(r.out()).doesNotContain("\u001b").doesNotContain("\u0007").contains("evil ?]0;pwned? text second line");
+    }
+}
