@@ -79,6 +79,7 @@ final class Json {
         }
         str(g, "thread", r.thread());
         num(g, "duration_ms", r.durationMs());
+        str(g, "item", r.item());
     }
 
     static void str(JsonGenerator g, String field, String value) throws IOException {
