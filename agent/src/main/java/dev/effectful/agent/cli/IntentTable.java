@@ -2,6 +2,8 @@ package dev.effectful.agent.cli;
 
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.reentry.Phase;
+import dev.effectful.runtime.reentry.StateTransitions;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,22 +29,33 @@ final class IntentTable {
 
     /** The latest state of an intent key; {@code unresolved} ones need a person (or a probe). */
     enum State {
-        NO_OUTCOME("no-outcome", true),
-        OK("ok", false),
-        RETRYABLE("retryable", false),
-        PERMANENT("permanent", false),
-        UNKNOWN("unknown", true),
-        PROBE_FAILED("probe-failed", true),
-        PROBE_ABSENT("absent", false),
-        RESOLVED_YES("resolved-yes", false),
-        RESOLVED_NO("resolved-no", false);
+        NO_OUTCOME("no-outcome", true, Phase.INTENDED),
+        OK("ok", false, Phase.OK),
+        RETRYABLE("retryable", false, Phase.RETRYABLE),
+        PERMANENT("permanent", false, Phase.PERMANENT),
+        UNKNOWN("unknown", true, Phase.UNKNOWN),
+        PROBE_FAILED("probe-failed", true, Phase.PROBE_FAILED),
+        PROBE_ABSENT("absent", false, Phase.PROBED_ABSENT),
+        RESOLVED_YES("resolved-yes", false, Phase.RESOLVED_APPLIED),
+        RESOLVED_NO("resolved-no", false, Phase.RESOLVED_NOT_APPLIED);
 
         final String word;
         final boolean unresolved;
+        final Phase phase;
 
-        State(String word, boolean unresolved) {
+        State(String word, boolean unresolved, Phase phase) {
             this.word = word;
             this.unresolved = unresolved;
+            this.phase = phase;
+        }
+
+        static State of(Phase p) {
+            for (State s : values()) {
+                if (s.phase == p) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException(String.valueOf(p));
         }
 
         boolean settledOk() {
@@ -132,39 +145,17 @@ final class IntentTable {
         if (r.call() != null && call[row] == 0) {
             call[row] = calls.id(r.call() + '\u0000' + (r.kind() == null ? "" : r.kind()));
         }
-        switch (r.type()) {
-            case INTENT -> {
-                state[row] = (byte) State.NO_OUTCOME.ordinal();
-                attempt[row] = r.attempt();
-                intentIndex[row] = index;
-                if (t != 0) {
-                    taskAttempts[t]++;
-                }
+        if (r.type() == RecordType.INTENT) {
+            attempt[row] = r.attempt();
+            intentIndex[row] = index;
+            if (t != 0) {
+                taskAttempts[t]++;
             }
-            case OUTCOME -> state[row] = (byte) outcomeState(r.outcome()).ordinal();
-            case PROBE -> {
-                byte p = probeCode(r.probe());
-                probe[row] = p;
-                state[row] = (byte) (p == 1 ? State.OK : p == 2 ? State.PROBE_ABSENT : State.PROBE_FAILED).ordinal();
-            }
-            case RESOLUTION -> state[row] = (byte) ("yes".equals(r.effectApplied()) ? State.RESOLVED_YES
-                    : "no".equals(r.effectApplied()) ? State.RESOLVED_NO : State.UNKNOWN).ordinal();
-            default -> {
-                // dedup and refused answer from the journal; the intent's state is unchanged
-            }
+        } else if (r.type() == RecordType.PROBE) {
+            probe[row] = probeCode(r.probe());
         }
-    }
-
-    private static State outcomeState(String outcome) {
-        if (outcome == null) {
-            return State.UNKNOWN;
-        }
-        return switch (outcome) {
-            case "ok" -> State.OK;
-            case "retryable" -> State.RETRYABLE;
-            case "permanent" -> State.PERMANENT;
-            default -> State.UNKNOWN; // "unknown", or a word this CLI does not know: a person should look
-        };
+        // the engine's own transition rule, so the CLI never disagrees with what the next call will do
+        state[row] = (byte) State.of(StateTransitions.phaseAfter(STATES[state[row]].phase, r)).ordinal();
     }
 
     private static byte probeCode(String p) {

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class EngineDispatcher implements Dispatcher {
 
-    private static final long START_WAIT_SECONDS = 60;
+    /** Without a task budget, how long a call waits for the index rebuild of a large journal. */
+    private static final long START_WAIT_WITHOUT_BUDGET_SECONDS = 300;
 
     private final CompletableFuture<CallEngine> engine;
 
@@ -40,8 +41,10 @@ final class EngineDispatcher implements Dispatcher {
         if (isRead(type, methodAndDescriptor)) {
             return null;
         }
-        return new Refusal(Outcome.retryable("journal unavailable: the effectful engine failed to start ("
-                + startFailure() + "); the call was not made"), methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
+        String why = engine.isDone() ? "the effectful engine failed to start (" + startFailure() + ")"
+                : "the effectful engine is still rebuilding its intent index from the journal and the task budget ran out";
+        return new Refusal(Outcome.retryable("journal unavailable: " + why + "; the call was not made"),
+                methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
     }
 
     @Override
@@ -76,10 +79,19 @@ final class EngineDispatcher implements Dispatcher {
 
     private CallEngine engine() {
         starter.startInBackground();
+        CallEngine ready = engine.getNow(null);
+        if (ready != null) {
+            return ready;
+        }
+        // the first calls wait for the index rebuild, but never past their task's deadline
+        long waitNanos = dev.effectful.Task.current().map(t -> t.remaining().toNanos())
+                .orElse(TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS));
         try {
-            return engine.get(START_WAIT_SECONDS, TimeUnit.SECONDS);
+            return engine.get(waitNanos, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return null;
+        } catch (java.util.concurrent.TimeoutException stillStarting) {
             return null;
         } catch (Exception e) {
             AgentLog.errorOnce("engine-start", "effectful engine failed to start: " + e, e);

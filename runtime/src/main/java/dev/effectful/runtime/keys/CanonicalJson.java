@@ -53,6 +53,10 @@ public final class CanonicalJson {
 
     /** Canonical JSON of one value; null renders {@code null}. */
     public static String of(Object value) throws NotCanonicalException {
+        String scalar = scalar(value);
+        if (scalar != null) {
+            return scalar;
+        }
         JsonNode tree = toTree(value);
         StringWriter out = new StringWriter();
         try (JsonGenerator gen = WRITER.createGenerator(out)) {
@@ -75,6 +79,30 @@ public final class CanonicalJson {
         }
         return sb.append(']').toString();
     }
+
+    /**
+     * The canonical text of the values almost every intent key is made of (ids as strings and
+     * integers), without building a tree; null for anything else. Same text as the general path.
+     */
+    static String scalar(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof String s) {
+            StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+            return sb.append(ESCAPER.quoteAsString(s)).append('"').toString();
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            return value.toString();
+        }
+        if (value instanceof Boolean b) {
+            return b ? "true" : "false";
+        }
+        return null;
+    }
+
+    private static final com.fasterxml.jackson.core.io.JsonStringEncoder ESCAPER =
+            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance();
 
     private static JsonNode toTree(Object value) throws NotCanonicalException {
         try {

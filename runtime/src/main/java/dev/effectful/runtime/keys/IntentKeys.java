@@ -34,7 +34,7 @@ public final class IntentKeys {
         Objects.requireNonNull(target, "target");
         String material = taskId + '|' + orEmpty(actor) + '|' + verb + '|' + target + '|' + orEmpty(slot);
         byte[] digest = sha256().digest(material.getBytes(StandardCharsets.UTF_8));
-        return HexFormat.of().formatHex(digest).substring(0, HEX_DIGITS);
+        return HexFormat.of().formatHex(digest, 0, HEX_DIGITS / 2);
     }
 
     /**
@@ -45,19 +45,26 @@ public final class IntentKeys {
         Objects.requireNonNull(callKey, "callKey");
         Objects.requireNonNull(itemId, "itemId");
         byte[] digest = sha256().digest((callKey + "|item|" + itemId).getBytes(StandardCharsets.UTF_8));
-        return HexFormat.of().formatHex(digest).substring(0, HEX_DIGITS);
+        return HexFormat.of().formatHex(digest, 0, HEX_DIGITS / 2);
     }
 
     private static String orEmpty(String s) {
         return s == null ? "" : s;
     }
 
-    private static MessageDigest sha256() {
+    /** One digest per thread: looking one up costs more than hashing a key's few bytes. */
+    private static final ThreadLocal<MessageDigest> DIGESTS = ThreadLocal.withInitial(() -> {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             // Every Java SE platform is required to provide SHA-256.
             throw new IllegalStateException("SHA-256 unavailable", e);
         }
+    });
+
+    private static MessageDigest sha256() {
+        MessageDigest d = DIGESTS.get();
+        d.reset();
+        return d;
     }
 }

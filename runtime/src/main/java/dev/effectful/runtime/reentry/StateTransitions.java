@@ -2,8 +2,11 @@ package dev.effectful.runtime.reentry;
 
 import dev.effectful.runtime.journal.JournalRecord;
 
-/** How each journal record moves an intent's state: the only place that reads records for re-entry. */
-final class StateTransitions {
+/**
+ * How each journal record moves an intent's state: the one place that reads records for
+ * re-entry, used by the engine's index and by the CLI alike.
+ */
+public final class StateTransitions {
 
     private StateTransitions() {
     }
@@ -14,40 +17,51 @@ final class StateTransitions {
         long retryUntil = s == null ? 0 : s.retryAfterUntil();
         String effect = s == null ? null : s.effectApplied();
         long at = r.started() + (r.durationMs() == null ? 0 : r.durationMs());
-        Phase phase = s == null ? Phase.INTENDED : s.phase();
+        Phase phase = phaseAfter(s == null ? null : s.phase(), r);
         switch (r.type()) {
-            case INTENT -> {
-                phase = Phase.INTENDED;
-                retryUntil = 0;
-            }
+            case INTENT -> retryUntil = 0;
             case OUTCOME -> {
-                phase = outcomePhase(r.outcome());
                 effect = r.effectApplied();
                 resultIndex = phase == Phase.OK && r.result() != null ? index : -1;
                 retryUntil = r.retryAfterS() == null ? 0 : at + r.retryAfterS() * 1000;
             }
             case PROBE -> {
-                switch (r.probe() == null ? "" : r.probe()) {
-                    case "found" -> {
-                        phase = Phase.OK;
-                        effect = "yes";
-                        resultIndex = r.result() != null ? index : -1;
-                    }
-                    case "absent" -> phase = Phase.PROBED_ABSENT;
-                    default -> phase = Phase.PROBE_FAILED;
+                if (phase == Phase.OK) {
+                    effect = "yes";
+                    resultIndex = r.result() != null ? index : -1;
                 }
             }
             case RESOLUTION -> {
-                boolean applied = "yes".equals(r.effectApplied());
-                phase = applied ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED;
                 effect = r.effectApplied();
-                resultIndex = applied && r.result() != null ? index : -1;
+                resultIndex = phase == Phase.RESOLVED_APPLIED && r.result() != null ? index : -1;
             }
             default -> {
                 // dedup and refused records change nothing but the age
             }
         }
         return new IntentState(phase, attempts, effect, retryUntil, resultIndex, Math.max(at, s == null ? 0 : s.lastMillis()));
+    }
+
+    /**
+     * The phase an intent is in after {@code r}, given the phase before it ({@code null} for a key
+     * seen for the first time): an intent with nothing after it is a call in flight or a crash;
+     * an outcome sets it by its word; a probe found settles it ok, absent makes it runnable, failed
+     * leaves it unknown; a person's resolution settles it either way; dedup and refused records
+     * change nothing.
+     */
+    public static Phase phaseAfter(Phase before, JournalRecord r) {
+        Phase current = before == null ? Phase.INTENDED : before;
+        return switch (r.type()) {
+            case INTENT -> Phase.INTENDED;
+            case OUTCOME -> outcomePhase(r.outcome());
+            case PROBE -> switch (r.probe() == null ? "" : r.probe()) {
+                case "found" -> Phase.OK;
+                case "absent" -> Phase.PROBED_ABSENT;
+                default -> Phase.PROBE_FAILED;
+            };
+            case RESOLUTION -> "yes".equals(r.effectApplied()) ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED;
+            default -> current;
+        };
     }
 
     private static Phase outcomePhase(String outcome) {

@@ -89,6 +89,13 @@ public final class ArgsRenderer {
             gen.writeString(fingerprint);
         } else if (value instanceof String s && s.length() > maxCharsPerValue) {
             writeTruncated(gen, s.length(), sha256Hex(s), CappedWriter.headOf(s, s.length()));
+        } else if (value instanceof String s) {
+            // the common case: no mapper, no capped writer, no digest
+            gen.writeString(s);
+        } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            gen.writeNumber(((Number) value).longValue());
+        } else if (value instanceof Boolean b) {
+            gen.writeBoolean(b);
         } else {
             CappedWriter rendering = new CappedWriter(maxCharsPerValue, true);
             try {
@@ -194,6 +201,9 @@ public final class ArgsRenderer {
     }
 
     private static String slot(List<Object> slots, ParamSpec[] specs) throws NotCanonicalException {
+        if (slots.isEmpty()) {
+            return "";
+        }
         List<Object> present = slots.stream().filter(Objects::nonNull).toList();
         if (present.isEmpty()) {
             return "";
