@@ -223,10 +223,13 @@ class ReentryIT {
             assertThat(r.get("first")).startsWith("Receipt[confirmation=done:slow:o-3, attempt=1,");
             assertThat(r.get("second")).isEqualTo(r.get("first"));
             assertThat(ledger.effects("slow", "o-3")).isEqualTo(1);
-            assertThat(ledger.hits("/slow/1500")).isEqualTo(1);
+            assertThat(ledger.hits("/slow/3000")).isEqualTo(1);
             JournalContents j = JournalContents.of(journal);
-            assertThat(ofKey(j, keyOf(j, "slow_order"))).extracting(JournalRecord::type)
+            List<JournalRecord> records = ofKey(j, keyOf(j, "slow_order"));
+            assertThat(records).extracting(JournalRecord::type)
                     .containsExactly(RecordType.INTENT, RecordType.OUTCOME, RecordType.DEDUP);
+            assertThat(records.get(2).message()).as("the second call waited for the first, in flight")
+                    .contains("concurrent call");
         }
     }
 

@@ -87,18 +87,21 @@ public final class ReentryApp {
     /** The second call arrives while the first is inside the service, as the ledger itself shows. */
     private static void slow(ReentryTools tools) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        Future<?> first = pool.submit(Task.wrap(() -> CoreApp.print("first", () -> tools.slowOrder("o-3", 1_500))));
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (Http.get("/effect/slow", "o-3").statusCode() != 200) {
-            if (System.nanoTime() > end) {
-                throw new IllegalStateException("the first call never reached the service");
+        try {
+            Future<?> first = pool.submit(Task.wrap(() -> CoreApp.print("first", () -> tools.slowOrder("o-3", 3_000))));
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (Http.get("/effect/slow", "o-3").statusCode() != 200) {
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException("the first call never reached the service");
+                }
+                Thread.sleep(10);
             }
-            Thread.sleep(10);
+            Future<?> second = pool.submit(Task.wrap(() -> CoreApp.print("second", () -> tools.slowOrder("o-3", 3_000))));
+            first.get(30, TimeUnit.SECONDS);
+            second.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
         }
-        Future<?> second = pool.submit(Task.wrap(() -> CoreApp.print("second", () -> tools.slowOrder("o-3", 1_500))));
-        first.get(20, TimeUnit.SECONDS);
-        second.get(20, TimeUnit.SECONDS);
-        pool.shutdown();
     }
 
     /** Every thread is released at once into a call of the same new intent. */
