@@ -47,6 +47,7 @@ public final class ForkedApp {
 
     public ForkedApp main(Class<?> main, String... args) {
         this.mainClass = main.getName();
+        this.appArgs.clear(); // a later main() replaces the program, arguments included
         this.appArgs.addAll(List.of(args));
         return this;
     }

@@ -23,7 +23,10 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     public static final String FAILURE = "effectful.failure";
     public static final String CLASSIFIER_FILE = "effectful.classifier.file";
     public static final String LOG_LEVEL = "effectful.log.level";
-    /** Journal roll cycle: daily (default), hourly, minutely. Shorter cycles are for soak tests. */
+    /**
+     * Journal roll cycle: daily (default), hourly, minutely, secondly. Retention deletes whole cycle
+     * files, so shorter cycles free space sooner; secondly is for tests of retention.
+     */
     public static final String ROLL_CYCLE = "effectful.roll.cycle";
 
     /** {@code effectful.sync}: none survives a killed process, intent also survives power loss. */

@@ -7,11 +7,13 @@ import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
+import dev.effectful.runtime.reentry.RetentionSweeper;
 import dev.effectful.runtime.values.ArgsRenderer;
 import dev.effectful.runtime.values.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,9 +36,12 @@ public final class EngineFactory {
                     rollCycle(config.rollCycle()), null);
             long started = System.nanoTime();
             journal.replay(store::apply);
-            int forgotten = store.forgetOlderThan(System.currentTimeMillis() - config.retention().toMillis());
+            // at start, then periodically: forget expired keys and delete the cycle files nothing needs
+            RetentionSweeper.Result swept = new RetentionSweeper(journal, store, config.retention(),
+                    System::currentTimeMillis).startPeriodic().lastResult();
             AgentLog.debug("effectful journal " + config.journalDir() + ": " + store.size() + " intents remembered ("
-                    + forgotten + " past retention) in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                    + swept.keysForgotten() + " past retention, " + swept.filesDeleted() + " cycle files deleted) in "
+                    + (System.nanoTime() - started) / 1_000_000 + " ms");
             access = JournalAccess.of(journal);
             fingerprinter = Fingerprinter.forJournal(config.journalDir());
         } catch (IOException | RuntimeException e) {
@@ -74,6 +79,8 @@ public final class EngineFactory {
         return switch (name.toLowerCase(java.util.Locale.ROOT)) {
             case "five_minutely", "minutely" -> RollCycles.FIVE_MINUTELY;
             case "hourly" -> RollCycles.FAST_HOURLY;
+            // one file per second: only so a test can watch retention delete files within seconds
+            case "secondly" -> TestRollCycles.TEST_SECONDLY;
             default -> RollCycles.FAST_DAILY;
         };
     }

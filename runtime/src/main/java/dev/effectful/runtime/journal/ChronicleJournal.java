@@ -8,11 +8,15 @@ import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.StoreFileListener;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
 import net.openhft.chronicle.wire.DocumentContext;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -149,6 +153,77 @@ public final class ChronicleJournal implements Journal {
                 }
             }
         }
+    }
+
+    /** Cycles (one roll period each) that have a file on disk, oldest first. */
+    public List<Integer> cycles() {
+        queue.refreshDirectoryListing();
+        int first = queue.firstCycle();
+        int last = queue.lastCycle();
+        if (first == Integer.MAX_VALUE || last < first) {
+            return List.of();
+        }
+        List<Integer> out = new ArrayList<>();
+        for (Long c : queue.listCyclesBetween(first, last)) {
+            out.add(c.intValue());
+        }
+        return out;
+    }
+
+    /** The cycle that appends go to now: never deleted. */
+    public int currentCycle() {
+        return queue.cycle();
+    }
+
+    /** Epoch millis at which {@code cycle} ends: every record in it is older. */
+    public long cycleEndMillis(int cycle) {
+        return queue.epoch() + ((long) cycle + 1) * queue.rollCycle().lengthInMillis();
+    }
+
+    /** Visits every complete record of one cycle, in order. */
+    public void replayCycle(int cycle, RecordVisitor visitor) {
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            if (!tailer.moveToCycle(cycle)) {
+                return;
+            }
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent() || queue.rollCycle().toCycle(dc.index()) != cycle) {
+                        return;
+                    }
+                    if (!dc.isData()) {
+                        continue;
+                    }
+                    JournalRecord r = RecordCodec.read(dc.wire());
+                    if (r != null) {
+                        visitor.visit(dc.index(), r);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Deletes the file of a past cycle and makes the queue forget it. Refuses the cycle appends go
+     * to now and the newest one on disk, which an appender may still hold.
+     */
+    public boolean deleteCycle(int cycle) throws IOException {
+        if (cycle >= queue.cycle() || cycle >= queue.lastCycle()) {
+            return false;
+        }
+        SingleChronicleQueueStore store = queue.storeForCycle(cycle, queue.epoch(), false, null);
+        if (store == null) {
+            return false;
+        }
+        File file;
+        try {
+            file = store.file();
+        } finally {
+            queue.closeStore(store);
+        }
+        boolean deleted = Files.deleteIfExists(file.toPath());
+        queue.refreshDirectoryListing();
+        return deleted;
     }
 
     /** The underlying queue, for the CLI's integrity checks and retention. */

@@ -1,0 +1,121 @@
+package dev.effectful.runtime.reentry;
+
+import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.log.AgentLog;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Keeps the journal and the intent index bounded by {@code effectful.retention}: forgets keys whose
+ * latest record is older than the window, then deletes whole cycle files that ended before it.
+ *
+ * <p>A cycle file is kept while any intent it mentions is still remembered by the index: an
+ * unresolved intent is never forgotten, so the evidence a person needs to resolve it stays on disk,
+ * and a remembered ok keeps the record its replayed value is read from. The current cycle and the
+ * newest file are never touched (an appender may hold them).
+ */
+public final class RetentionSweeper implements AutoCloseable {
+
+    /** Sweeping more often than this buys nothing: retention is measured in days in production. */
+    private static final Duration MAX_PERIOD = Duration.ofHours(1);
+    private static final Duration MIN_PERIOD = Duration.ofSeconds(1);
+
+    private final ChronicleJournal journal;
+    private final IntentStore store;
+    private final Duration retention;
+    private final LongSupplier clock;
+    private ScheduledExecutorService timer;
+    private volatile Result last = new Result(0, 0, 0);
+
+    public RetentionSweeper(ChronicleJournal journal, IntentStore store, Duration retention, LongSupplier clock) {
+        this.journal = journal;
+        this.store = store;
+        this.retention = retention;
+        this.clock = clock;
+    }
+
+    /** What one sweep did. */
+    public record Result(int keysForgotten, int filesDeleted, int filesKept) {
+    }
+
+    /** Forgets old keys, then deletes the cycle files nothing remembered needs. */
+    public synchronized Result sweep() {
+        long cutoff = clock.getAsLong() - retention.toMillis();
+        int forgotten = store.forgetOlderThan(cutoff);
+        int deleted = 0;
+        int kept = 0;
+        int current = journal.currentCycle();
+        for (int cycle : journal.cycles()) {
+            if (cycle >= current || journal.cycleEndMillis(cycle) > cutoff) {
+                break; // cycles are in order: every later one is younger still
+            }
+            if (stillNeeded(cycle)) {
+                kept++;
+                continue;
+            }
+            try {
+                if (journal.deleteCycle(cycle)) {
+                    deleted++;
+                }
+            } catch (IOException | RuntimeException e) {
+                AgentLog.warnOnce("retention-delete", "effectful could not delete an expired journal cycle file in "
+                        + journal.directory() + ": " + e + "; it will try again at the next sweep");
+            }
+        }
+        if (deleted > 0 || forgotten > 0) {
+            AgentLog.debug("effectful retention " + retention + ": " + forgotten + " keys forgotten, " + deleted
+                    + " cycle files deleted, " + kept + " expired files kept for intents still remembered");
+        }
+        last = new Result(forgotten, deleted, kept);
+        return last;
+    }
+
+    private boolean stillNeeded(int cycle) {
+        Set<String> keys = new HashSet<>();
+        journal.replayCycle(cycle, (i, r) -> {
+            if (r.intentKey() != null) {
+                keys.add(r.intentKey());
+            }
+        });
+        return keys.stream().anyMatch(k -> store.get(k).isPresent());
+    }
+
+    public Result lastResult() {
+        return last;
+    }
+
+    /** Sweeps now, then periodically on a daemon thread for the life of the process. */
+    public RetentionSweeper startPeriodic() {
+        sweep();
+        long period = Math.max(MIN_PERIOD.toMillis(), Math.min(MAX_PERIOD.toMillis(), retention.toMillis()));
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "effectful-retention");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::sweepQuietly, period, period, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    private void sweepQuietly() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            AgentLog.warnOnce("retention-sweep", "effectful retention sweep failed: " + e + "; retrying later");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.effectful.runtime.reentry;
+
+import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
+import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Retention on a real journal with one cycle file per second, so whole files expire within the test. */
+class RetentionSweeperTest {
+
+    @TempDir
+    Path tmp;
+
+    private static JournalRecord intent(String key) {
+        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind("send").intentKey(key).attempt(1)
+                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).build();
+    }
+
+    private static JournalRecord ok(String key) {
+        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind("send").intentKey(key).attempt(1)
+                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome("ok").effectApplied("yes")
+                .result("\"done\"").durationMs(0L).build();
+    }
+
+    private static void append(ChronicleJournal j, LocalIntentIndex index, JournalRecord r) {
+        index.apply(j.append(r), r);
+    }
+
+    /** Waits (bounded) for the wall clock to enter the next cycle, so the next append starts a new file. */
+    private static int nextCycle(ChronicleJournal j) throws InterruptedException {
+        int now = j.currentCycle();
+        long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        while (j.currentCycle() == now && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        assertThat(j.currentCycle()).isGreaterThan(now);
+        return j.currentCycle();
+    }
+
+    private long cycleFiles() throws Exception {
+        try (Stream<Path> s = Files.list(tmp.resolve("j"))) {
+            return s.filter(p -> p.toString().endsWith(".cq4")).count();
+        }
+    }
+
+    @Test
+    void deletesExpiredCyclesButNeverOneAnUnresolvedIntentOrAYoungKeyNeeds() throws Exception {
+        LocalIntentIndex index = new LocalIntentIndex();
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+            int oldCycle = j.currentCycle();
+            append(j, index, intent("old"));
+            append(j, index, ok("old"));
+            int unresolvedCycle = nextCycle(j);
+            append(j, index, intent("unresolved")); // the process "died": no outcome
+            int sharedCycle = nextCycle(j);
+            append(j, index, intent("refreshed"));
+            append(j, index, ok("refreshed"));
+            int youngCycle = nextCycle(j);
+            // a later record of the same key keeps it remembered, so its older cycle must stay
+            append(j, index, JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind("send")
+                    .intentKey("refreshed").started(System.currentTimeMillis()).build());
+            nextCycle(j);
+            append(j, index, intent("newest"));
+            assertThat(cycleFiles()).isEqualTo(5);
+
+            // the window ends where the young cycle starts: the first three cycles have expired
+            long cutoff = j.cycleEndMillis(sharedCycle);
+            RetentionSweeper sweeper = new RetentionSweeper(j, index, Duration.ZERO, () -> cutoff);
+            RetentionSweeper.Result r = sweeper.sweep();
+
+            assertThat(r).isEqualTo(new RetentionSweeper.Result(1, 1, 2));
+            assertThat(index.get("old")).isEmpty();
+            assertThat(index.get("unresolved")).get().extracting(IntentState::phase).isEqualTo(Phase.INTENDED);
+            assertThat(index.get("refreshed")).get().extracting(IntentState::phase).isEqualTo(Phase.OK);
+            assertThat(j.cycles()).doesNotContain(oldCycle).contains(unresolvedCycle, sharedCycle, youngCycle);
+            assertThat(cycleFiles()).isEqualTo(4);
+
+            List<String> keys = new ArrayList<>();
+            j.replay((i, rec) -> keys.add(rec.intentKey()));
+            assertThat(keys).doesNotContain("old").contains("unresolved", "refreshed", "newest");
+            assertThat(j.read(index.get("refreshed").orElseThrow().resultIndex())).get()
+                    .extracting(JournalRecord::result).isEqualTo("\"done\"");
+            // still writable after files went away under it
+            append(j, index, intent("after"));
+
+            // a second sweep finds nothing more to do
+            assertThat(sweeper.sweep()).isEqualTo(new RetentionSweeper.Result(0, 0, 2));
+        }
+    }
+
+    @Test
+    void theCurrentCycleIsNeverDeletedEvenWhenEverythingIsExpired() throws Exception {
+        LocalIntentIndex index = new LocalIntentIndex();
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+            append(j, index, intent("k"));
+            append(j, index, ok("k"));
+            RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO,
+                    () -> System.currentTimeMillis() + 3_600_000).sweep();
+            assertThat(r.keysForgotten()).isEqualTo(1);
+            assertThat(r.filesDeleted()).isZero();
+            assertThat(cycleFiles()).isEqualTo(1);
+        }
+    }
+}
