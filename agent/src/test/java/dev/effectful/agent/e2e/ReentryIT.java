@@ -133,7 +133,13 @@ class ReentryIT {
      * with no outcome and no person's resolution. Read here through {@link JournalContents} so the
      * test stands without the CLI; the same assertion over the CLI's export replaces this body.
      */
-    private static void assertUnresolvedInTheJournalExport(Path journal, String key) throws IOException {
+    private static void assertUnresolvedInTheJournalExport(Path journal, String key) throws Exception {
+        CliRun unresolved = CliRun.journal(journal, "--json", "unresolved");
+        assertThat(unresolved.exitCode()).as(unresolved.toString()).isEqualTo(3);
+        assertThat(unresolved.stdout()).contains(key);
+        CliRun export = CliRun.journal(journal, "export");
+        assertThat(export.stdout().lines().filter(l -> l.contains(key))).as(export.toString())
+                .noneMatch(l -> l.contains("\"type\":\"outcome\""));
         List<JournalRecord> records = ofKey(JournalContents.of(journal), key);
         List<JournalRecord> intents = records.stream().filter(x -> x.type() == RecordType.INTENT).toList();
         assertThat(intents).hasSize(1);
