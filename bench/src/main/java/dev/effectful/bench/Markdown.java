@@ -13,7 +13,9 @@ final class Markdown {
         StringBuilder b = new StringBuilder();
         b.append("# Effectful benchmarks (").append(r.settings.quick() ? "quick" : "full").append(" run, ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, JDK ")
-                .append(System.getProperty("java.version")).append(String.format(", %.0f s)%n%n", r.elapsedSeconds));
+                .append(System.getProperty("java.version")).append(String.format(", %.0f s)%n%n", r.elapsedSeconds))
+                .append("Load average (1/5/15 min) at start ").append(r.loadAtStart).append(", at end ").append(r.loadAtEnd)
+                .append(": on a busy machine p99s and anything involving the disk mean little.\n\n");
         if (r.perCall != null) {
             double floor = r.perCall.containsKey("chronicle_floor") ? r.perCall.get("chronicle_floor").get(1).medianNs()
                     : Double.NaN;

@@ -24,6 +24,7 @@ public final class RunAll {
         Files.createDirectories(s.work());
         long t0 = System.nanoTime();
         Report report = new Report(s);
+        report.loadAtStart = loadAverage();
         try {
             PerCall perCall = new PerCall(s);
             if (s.wants("per_call")) {
@@ -42,7 +43,18 @@ public final class RunAll {
             Dirs.delete(s.work());
         }
         report.elapsedSeconds = (System.nanoTime() - t0) / 1e9;
+        report.loadAtEnd = loadAverage();
         report.write();
+    }
+
+    /** The 1, 5 and 15 minute load averages: benchmarks on a busy machine say little, and this says how busy. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static Settings parse(String[] args) {
@@ -84,6 +96,8 @@ public final class RunAll {
         Recovery.Result recovery;
         Map<String, Profile.Hotspots> profile;
         double elapsedSeconds;
+        String loadAtStart;
+        String loadAtEnd;
 
         Report(Settings settings) {
             this.settings = settings;
@@ -93,7 +107,8 @@ public final class RunAll {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("mode", settings.quick() ? "quick" : "full");
             json.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(),
-                    "jdk", System.getProperty("java.version"), "os", System.getProperty("os.name")));
+                    "jdk", System.getProperty("java.version"), "os", System.getProperty("os.name"),
+                    "load_average_at_start", loadAtStart, "load_average_at_end", loadAtEnd));
             json.put("elapsed_s", round(elapsedSeconds));
             if (perCall != null) {
                 Map<String, Object> pc = new LinkedHashMap<>();
