@@ -26,6 +26,8 @@ annotations="$root/annotations/target/effectful-annotations-$version.jar"
 out="$root/bench/target"
 
 # The driver itself writes a Chronicle journal (recovery), so it gets what the agent would grant.
+# Chronicle's jffi unpacks native libraries into the working directory: keep them in target.
+cd "$out"
 exec "$java" -Xmx2g \
   --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-exports java.base/jdk.internal.ref=ALL-UNNAMED \
   --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
