@@ -1,0 +1,84 @@
+package dev.effectful.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/** results.md: the same numbers as results.json, as tables a person reads. */
+final class Markdown {
+
+    private Markdown() {
+    }
+
+    static String render(RunAll.Report r, List<Targets.Check> checks) {
+        StringBuilder b = new StringBuilder();
+        b.append("# Effectful benchmarks (").append(r.settings.quick() ? "quick" : "full").append(" run, ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores, JDK ")
+                .append(System.getProperty("java.version")).append(String.format(", %.0f s)%n%n", r.elapsedSeconds))
+                .append("Load average (1/5/15 min) at start ").append(r.loadAtStart).append(", at end ").append(r.loadAtEnd)
+                .append(": on a busy machine p99s and anything involving the disk mean little.\n\n");
+        if (r.perCall != null) {
+            double floor = r.perCall.containsKey("chronicle_floor") ? r.perCall.get("chronicle_floor").get(1).medianNs()
+                    : Double.NaN;
+            b.append("## Per call (JMH SampleTime, ns)\n\n");
+            b.append("| comparator | median | p99 | 2 threads median | 2 threads p99 | median / chronicle_floor |\n");
+            b.append("|---|---:|---:|---:|---:|---:|\n");
+            r.perCall.forEach((name, t) -> {
+                PerCall.Sample one = t.get(1);
+                PerCall.Sample two = t.get(2);
+                b.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.2f |%n", name, one.medianNs(), one.p99Ns(),
+                        two.medianNs(), two.p99Ns(), one.medianNs() / floor));
+            });
+            b.append("\n");
+        }
+        if (r.startup != null) {
+            b.append("## Start-up: 5,000 classes + 20 tools, launch to end of main (median of ")
+                    .append(Startup.RUNS).append(", ms)\n\n| JDK | without agent | with agent | added |\n|---|---:|---:|---:|\n");
+            for (Map.Entry<String, Map<String, Double>> e : r.startup.entrySet()) {
+                double without = e.getValue().get("without");
+                double with = e.getValue().get("with");
+                b.append(String.format("| %s | %.0f | %.0f | %.0f |%n", e.getKey(), without, with, with - without));
+            }
+            b.append("\n");
+        }
+        if (r.recovery != null) {
+            Recovery.Result rec = r.recovery;
+            b.append("## Recovery and disk (1,000,000 attempts = ").append(String.format("%,d", rec.records()))
+                    .append(" journal records)\n\n");
+            b.append(String.format("- first call served: %.2f s after launch (%.0f ms after the JVM's recorded start)%n",
+                    rec.secondsToFirstCall(), rec.msSinceJvmStart()));
+            b.append(String.format("- heap per remembered key: %.0f bytes%n", rec.heapBytesPerKey()));
+            b.append(String.format("- disk per attempt: %.0f bytes used in the cycle file (%.0f bytes allocated)%n",
+                    rec.diskBytesPerAttempt(), rec.diskAllocatedBytesPerAttempt()));
+            b.append(String.format("- generating the journal took %.1f s%n", rec.generateSeconds()));
+            if (!rec.histogram().isEmpty()) {
+                b.append("\nLive heap after the first call (jcmd GC.class_histogram, top):\n\n```\n");
+                rec.histogram().forEach(l -> b.append(l).append('\n'));
+                b.append("```\n");
+            }
+            b.append("\n");
+        }
+        if (!checks.isEmpty()) {
+            b.append("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
+            for (Targets.Check c : checks) {
+                b.append("| ").append(c.target()).append(" | ").append(c.measured()).append(" | ")
+                        .append(c.met() ? "yes" : "**no**").append(" |\n");
+            }
+            b.append("\n");
+        }
+        if (r.profile != null) {
+            b.append("## Where the time goes (JFR, one thread, % of samples below the benchmark method)\n\n");
+            r.profile.forEach((name, h) -> {
+                b.append("### ").append(name).append("\n\n| inclusive | self | method |\n|---:|---:|---|\n");
+                for (JfrHotspots.Line l : h.inclusive()) {
+                    b.append(String.format("| %.1f%% | %.1f%% | %s |%n", l.inclusivePct(), l.selfPct(), l.method()));
+                }
+                b.append("\nTop self:\n\n");
+                for (JfrHotspots.Line l : h.self()) {
+                    b.append(String.format("- %.1f%% %s%n", l.selfPct(), l.method()));
+                }
+                b.append("\n");
+            });
+        }
+        return b.toString();
+    }
+}

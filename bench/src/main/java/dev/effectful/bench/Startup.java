@@ -1,0 +1,162 @@
+package dev.effectful.bench;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Start-up: an application of 5,000 small classes and 20 tool classes, timed from process launch
+ * to the line its main prints last, with and without the agent, on JDK 17 and (when present) 25.
+ */
+final class Startup {
+
+    static final int CLASSES = 5_000;
+    static final int TOOLS = 20;
+    static final int RUNS = 10;
+
+    private final Settings settings;
+    private final Path appDir;
+
+    Startup(Settings settings) {
+        this.settings = settings;
+        this.appDir = settings.out().resolve("startup-app");
+    }
+
+    /** jdk17|jdk25 -> without|with -> median milliseconds. */
+    Map<String, Map<String, Double>> run() throws IOException, InterruptedException {
+        Path jar = buildApp();
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        out.put("jdk17", measure(Settings.java17(), jar, List.of()));
+        if (settings.jdk25Home() != null && Files.isExecutable(settings.jdk25Home().resolve("bin/java"))) {
+            out.put("jdk25", measure(settings.jdk25Home().resolve("bin/java"), jar,
+                    List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")));
+        } else {
+            System.out.println("== startup: no JDK 25 at " + settings.jdk25Home() + "; skipped");
+        }
+        return out;
+    }
+
+    private Map<String, Double> measure(Path javaBin, Path appJar, List<String> jdkFlags) throws IOException, InterruptedException {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (boolean agent : new boolean[] {false, true}) {
+            List<Double> times = new ArrayList<>();
+            for (int i = 0; i <= RUNS; i++) { // run 0 warms the page cache and is not counted
+                Path journal = settings.work().resolve("startup-journal-" + i);
+                List<String> cmd = new ArrayList<>(List.of(javaBin.toString()));
+                cmd.addAll(jdkFlags);
+                if (agent) {
+                    cmd.add("-javaagent:" + settings.agentJar());
+                    cmd.add("-Deffectful.journal.dir=" + journal);
+                }
+                cmd.addAll(List.of("-cp", appJar + java.io.File.pathSeparator + settings.annotationsJar(), "app.Main"));
+                double ms = timeToLine(cmd, "MAIN-END");
+                Dirs.delete(journal);
+                if (i > 0) {
+                    times.add(ms);
+                }
+            }
+            double median = median(times);
+            String label = javaBin.getParent().getParent().getFileName() + (agent ? " with agent" : " without agent");
+            System.out.printf("== startup %-40s median %.1f ms of %s%n", label, median, times);
+            out.put(agent ? "with" : "without", median);
+        }
+        return out;
+    }
+
+    /** Wall time from launching the process to it printing {@code line}; the process is then awaited. */
+    static double timeToLine(List<String> cmd, String line) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Double ms = null;
+        StringBuilder seen = new StringBuilder();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String l;
+            while ((l = r.readLine()) != null) {
+                if (ms == null && l.startsWith(line)) {
+                    ms = (System.nanoTime() - t0) / 1e6;
+                } else {
+                    seen.append(l).append('\n');
+                }
+            }
+        }
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        if (ms == null) {
+            throw new IOException("never printed " + line + ": " + cmd + "\n" + seen);
+        }
+        return ms;
+    }
+
+    static double median(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    /** Generates and compiles the application once; reused while its jar exists. */
+    private Path buildApp() throws IOException {
+        Path jar = appDir.resolve("startup-app.jar");
+        if (Files.exists(jar)) {
+            return jar;
+        }
+        Path src = appDir.resolve("src/app");
+        Path classes = appDir.resolve("classes");
+        Files.createDirectories(src);
+        Files.createDirectories(classes);
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < CLASSES; i++) {
+            String name = String.format("C%04d", i);
+            files.add(write(src, name, "package app;\npublic class " + name + " {\n"
+                    + "    static final int SEED = " + i + ";\n"
+                    + "    public static int touch(int x) { return x * 31 + SEED; }\n}\n"));
+        }
+        StringBuilder tools = new StringBuilder();
+        for (int i = 0; i < TOOLS; i++) {
+            String name = String.format("Tool%02d", i);
+            files.add(write(src, name, "package app;\nimport dev.effectful.*;\npublic class " + name + " {\n"
+                    + "    @EffectfulTool(kind = EffectKind.SEND, name = \"tool_" + i + "\")\n"
+                    + "    public String call(@IntentKey String target, String text) { return \"ok:\" + target; }\n}\n"));
+            tools.append("        sink += new ").append(name).append("().hashCode() & 1;\n");
+        }
+        files.add(write(src, "Main", "package app;\npublic class Main {\n"
+                + "    public static void main(String[] args) throws Exception {\n"
+                + "        long sink = 0;\n"
+                + "        for (int i = 0; i < " + CLASSES + "; i++) {\n"
+                + "            Class<?> c = Class.forName(String.format(\"app.C%04d\", i));\n"
+                + "            sink += c.getName().length();\n"
+                + "        }\n"
+                + tools
+                + "        System.out.println(\"MAIN-END \" + sink);\n"
+                + "    }\n}\n"));
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        List<String> args = new ArrayList<>(Arrays.asList("--release", "17", "-parameters", "-nowarn", "-d",
+                classes.toString(), "-cp", settings.annotationsJar().toString()));
+        args.addAll(files);
+        if (javac.run(null, null, System.err, args.toArray(String[]::new)) != 0) {
+            throw new IOException("javac failed on the generated start-up application");
+        }
+        java.util.spi.ToolProvider jarTool = java.util.spi.ToolProvider.findFirst("jar")
+                .orElseThrow(() -> new IOException("no jar tool in this JDK"));
+        if (jarTool.run(System.out, System.err, "--create", "--file", jar.toString(), "-C", classes.toString(), ".") != 0) {
+            throw new IOException("jar failed");
+        }
+        return jar;
+    }
+
+    private static String write(Path dir, String name, String source) throws IOException {
+        Path f = dir.resolve(name + ".java");
+        Files.writeString(f, source);
+        return f.toString();
+    }
+}
