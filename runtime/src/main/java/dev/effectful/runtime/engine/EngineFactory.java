@@ -35,7 +35,7 @@ public final class EngineFactory {
             ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
                     rollCycle(config.rollCycle()), null);
             long started = System.nanoTime();
-            journal.replay(store::apply);
+            journal.replayForIndex(store::apply);
             // at start, then periodically: forget expired keys and delete the cycle files nothing needs
             RetentionSweeper.Result swept = new RetentionSweeper(journal, store, config.retention(),
                     System::currentTimeMillis).startPeriodic().lastResult();

@@ -136,6 +136,15 @@ public final class ChronicleJournal implements Journal {
 
     @Override
     public void replay(RecordVisitor visitor) {
+        replay(visitor, false);
+    }
+
+    @Override
+    public void replayForIndex(RecordVisitor visitor) {
+        replay(visitor, true);
+    }
+
+    private void replay(RecordVisitor visitor, boolean lean) {
         try (ExcerptTailer tailer = queue.createTailer()) {
             tailer.toStart();
             while (true) {
@@ -146,7 +155,7 @@ public final class ChronicleJournal implements Journal {
                     if (!dc.isData()) {
                         continue;
                     }
-                    JournalRecord r = RecordCodec.read(dc.wire());
+                    JournalRecord r = lean ? RecordCodec.readForIndex(dc.wire()) : RecordCodec.read(dc.wire());
                     if (r != null) {
                         visitor.visit(dc.index(), r);
                     }
@@ -180,7 +189,7 @@ public final class ChronicleJournal implements Journal {
         return queue.epoch() + ((long) cycle + 1) * queue.rollCycle().lengthInMillis();
     }
 
-    /** Visits every complete record of one cycle, in order. */
+    /** Visits every complete record of one cycle, in order, decoded as for the index. */
     public void replayCycle(int cycle, RecordVisitor visitor) {
         try (ExcerptTailer tailer = queue.createTailer()) {
             if (!tailer.moveToCycle(cycle)) {
@@ -194,7 +203,7 @@ public final class ChronicleJournal implements Journal {
                     if (!dc.isData()) {
                         continue;
                     }
-                    JournalRecord r = RecordCodec.read(dc.wire());
+                    JournalRecord r = RecordCodec.readForIndex(dc.wire());
                     if (r != null) {
                         visitor.visit(dc.index(), r);
                     }

@@ -18,6 +18,9 @@ public interface Journal extends AutoCloseable {
     /** Visits every complete record from the oldest kept, in order. */
     void replay(RecordVisitor visitor);
 
+    /** Like {@link #replay}, with only the fields the intent index needs decoded. */
+    void replayForIndex(RecordVisitor visitor);
+
     Path directory();
 
     @Override

@@ -43,6 +43,19 @@ public final class RecordCodec {
 
     /** Null when the document is not a record of ours (no known type). */
     public static JournalRecord read(WireIn w) {
+        return read(w, false);
+    }
+
+    /**
+     * Only what the intent index needs (type, key, attempt, times, outcome, effect, retry-after,
+     * probe, and whether a result is stored, as an empty {@code result}); the rest is skipped
+     * undecoded. Rebuilding the index reads every record at start, so this is most of its cost.
+     */
+    public static JournalRecord readForIndex(WireIn w) {
+        return read(w, true);
+    }
+
+    private static JournalRecord read(WireIn w, boolean lean) {
         StringBuilder name = new StringBuilder(16);
         RecordType type = null;
         JournalRecord.Builder b = null;
@@ -59,6 +72,24 @@ public final class RecordCodec {
                     return null;
                 }
                 b = JournalRecord.of(type).pid(0).thread(null);
+                continue;
+            }
+            if (lean) {
+                switch (field) {
+                    case "intent_key" -> b.intentKey(in.text());
+                    case "attempt" -> b.attempt(in.int32());
+                    case "started" -> b.started(in.int64());
+                    case "outcome" -> b.outcome(in.text());
+                    case "effect_applied" -> b.effectApplied(in.text());
+                    case "retry_after_s" -> b.retryAfterS(in.int64());
+                    case "probe" -> b.probe(in.text());
+                    case "duration_ms" -> b.durationMs(in.int64());
+                    case "result" -> {
+                        in.skipValue();
+                        b.result("");
+                    }
+                    default -> in.skipValue();
+                }
                 continue;
             }
             switch (field) {

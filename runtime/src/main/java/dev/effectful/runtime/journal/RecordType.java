@@ -23,11 +23,17 @@ public enum RecordType {
 
     /** Empty when the word is not one of ours (a newer writer, or damage). */
     public static java.util.Optional<RecordType> ofWord(String word) {
-        for (RecordType t : values()) {
-            if (t.word().equals(word)) {
-                return java.util.Optional.of(t);
-            }
+        if (word == null) {
+            return java.util.Optional.empty();
         }
-        return java.util.Optional.empty();
+        return java.util.Optional.ofNullable(switch (word) {
+            case "intent" -> INTENT;
+            case "outcome" -> OUTCOME;
+            case "probe" -> PROBE;
+            case "dedup" -> DEDUP;
+            case "resolution" -> RESOLUTION;
+            case "refused" -> REFUSED;
+            default -> null;
+        });
     }
 }

@@ -45,6 +45,29 @@ class ChronicleJournalTest {
     }
 
     @Test
+    void theLeanIndexReplayBuildsTheSameIndexAsAFullOne() throws Exception {
+        Path dir = tmp.resolve("j");
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+            j.append(intent("a"));
+            j.append(JournalRecord.of(RecordType.OUTCOME).intentKey("a").attempt(1).started(123L).outcome("ok")
+                    .effectApplied("yes").result("{\"x\":1}").durationMs(3L).build());
+            j.append(intent("b"));
+            j.append(JournalRecord.of(RecordType.OUTCOME).intentKey("b").attempt(1).started(123L).outcome("retryable")
+                    .effectApplied("no").retryAfterS(30L).message("429").durationMs(3L).build());
+            j.append(intent("c"));
+            j.append(JournalRecord.of(RecordType.PROBE).intentKey("c").attempt(1).started(200L).probe("found")
+                    .outcome("ok").effectApplied("yes").result("\"v\"").build());
+            var full = new dev.effectful.runtime.reentry.LocalIntentIndex();
+            var lean = new dev.effectful.runtime.reentry.LocalIntentIndex();
+            j.replay(full::apply);
+            j.replayForIndex(lean::apply);
+            for (String k : List.of("a", "b", "c")) {
+                assertThat(lean.get(k)).as(k).isEqualTo(full.get(k)).isPresent();
+            }
+        }
+    }
+
+    @Test
     void secondWriterIsRefusedNamingTheHolder() throws Exception {
         Path dir = tmp.resolve("j");
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
