@@ -68,7 +68,10 @@ final class EngineDispatcher implements Dispatcher {
     private CallEngine engine() {
         starter.startInBackground();
         try {
-            return engine.get(START_WAIT_SECONDS, TimeUnit.SECONDS);
+            // the first call waits for the journal, but never past its task's deadline
+            long wait = Math.min(TimeUnit.SECONDS.toNanos(START_WAIT_SECONDS),
+                    dev.effectful.Task.current().map(t -> t.remaining().toNanos()).orElse(Long.MAX_VALUE));
+            return engine.get(wait, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
