@@ -181,10 +181,13 @@ class DeadlinesIT {
         try (EffectLedger ledger = new EffectLedger()) {
             Map<String, String> r = app(jdk, journal, DeadlineApp.class, "slow-success", Integer.toString(rounds))
                     .sysprop("ledger", ledger.url()).run(tmp.resolve("logs"), Duration.ofSeconds(60)).results();
-            // a loaded machine can oversleep a body past its deadline: those rounds are rightly not ok, and skipped
-            int inTime = Integer.parseInt(r.get("jit_in_time"));
-            assertThat(inTime).as("rounds whose body returned before the deadline").isGreaterThanOrEqualTo(rounds / 2);
-            assertThat(r).containsEntry("jit_ok", Integer.toString(inTime));
+            // every body that returned normally is ok; at least one returned in the last millisecond before the
+            // deadline, racing the alarm (on a loaded machine a descheduled thread can miss that window)
+            int returned = Integer.parseInt(r.get("jit_returned"));
+            assertThat(returned).as("rounds whose body returned; results %s", r).isGreaterThanOrEqualTo(rounds - 1);
+            assertThat(r).containsEntry("jit_ok", Integer.toString(returned));
+            assertThat(Integer.parseInt(r.get("jit_in_time"))).as("rounds returned before the deadline; results %s", r)
+                    .isGreaterThanOrEqualTo(1);
             assertThat(ledger.hits("/effect/just_in_time")).isEqualTo(rounds);
             JournalContents j = JournalContents.of(journal);
             for (int i = 0; i < rounds; i++) {
@@ -192,7 +195,7 @@ class DeadlinesIT {
                 List<JournalRecord> recs = j.where(x -> task.equals(x.task()));
                 assertThat(recs).as("records of %s: one attempt, concluded once", task).extracting(JournalRecord::type)
                         .containsExactly(RecordType.INTENT, RecordType.OUTCOME);
-                if (!r.containsKey("jit_late_" + i)) {
+                if (!r.containsKey("jit_threw_" + i)) {
                     assertThat(recs.get(1).outcome()).isEqualTo("ok");
                     assertThat(recs.get(1).effectApplied()).isEqualTo("yes");
                 }

@@ -89,6 +89,7 @@ public final class DeadlineApp {
     /** Each call applies its effect and returns 1 ms before its task's deadline. */
     private static void slowSuccess(int rounds) throws Exception {
         int ok = 0;
+        int returned = 0;
         int inTime = 0;
         for (int i = 0; i < rounds; i++) {
             String answer;
@@ -97,17 +98,23 @@ public final class DeadlineApp {
             }
             boolean interruptLeaked = Thread.interrupted();
             boolean sleptWhole = sleepsUninterrupted(20);
-            if (!DeadlineTools.lastInTime) {
-                System.out.println("RESULT jit_late_" + i + " " + answer);
+            if (!DeadlineTools.lastReturned) {
+                // a busy machine overslept the body's sleep into the deadline: rightly not ok
+                System.out.println("RESULT jit_threw_" + i + " " + answer);
                 continue;
             }
-            inTime++;
+            returned++;
+            if (DeadlineTools.lastInTime) {
+                inTime++;
+            }
+            // a body that returned normally is a success, even if a descheduled thread made it a little late
             if (answer.startsWith("done:just_in_time:") && !interruptLeaked && sleptWhole) {
                 ok++;
             } else {
                 System.out.println("RESULT jit_bad_" + i + " " + answer + " leaked=" + interruptLeaked + " slept=" + sleptWhole);
             }
         }
+        System.out.println("RESULT jit_returned " + returned);
         System.out.println("RESULT jit_in_time " + inTime);
         System.out.println("RESULT jit_ok " + ok);
     }

@@ -72,12 +72,14 @@ public class DeadlineTools {
         return done;
     }
 
-    /** Whether the last {@link #justInTime} body really returned before its deadline (a loaded machine can oversleep). */
+    /** Whether the last {@link #justInTime} body returned normally, and whether that was before its deadline. */
+    public static volatile boolean lastReturned;
     public static volatile boolean lastInTime;
 
     /** Applies its effect and returns 1 ms before the task's deadline. */
     @EffectfulTool(kind = EffectKind.SEND, name = "just_in_time")
     public String justInTime(@IntentKey String to) throws IOException, InterruptedException {
+        lastReturned = false;
         lastInTime = false;
         String done = Http.effect("just_in_time", key());
         Task task = Task.current().orElseThrow();
@@ -91,6 +93,7 @@ public class DeadlineTools {
             Thread.onSpinWait();
         }
         lastInTime = System.nanoTime() < deadline;
+        lastReturned = true;
         return done;
     }
 
