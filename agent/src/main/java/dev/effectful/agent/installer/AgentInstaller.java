@@ -46,7 +46,12 @@ public final class AgentInstaller {
         configureLog(config, args);
         EngineStarter starter = new EngineStarter(config);
         Bridge.install(new EngineDispatcher(starter));
+        long t0 = System.nanoTime();
         installToolTransformer(inst, starter);
+        long tools = System.nanoTime() - t0;
+        long propagation = ContextPropagation.install(inst);
+        AgentLog.debug("effectful tool transformer installed in " + ContextPropagation.millis(tools)
+                + ", task-context propagation in " + ContextPropagation.millis(propagation));
         if (attached) {
             AgentLog.info("effectful agent attached; journal " + config.journalDir());
         }

@@ -59,8 +59,9 @@ public final class Interrupter {
     /** One armed interrupt. Its state machine makes sure it never interrupts a thread that moved on. */
     public static final class Alarm {
         private static final int ARMED = 0;
-        private static final int FIRED = 1;
-        private static final int DISARMED = 2;
+        private static final int FIRING = 1;
+        private static final int FIRED = 2;
+        private static final int DISARMED = 3;
 
         private final Thread thread;
         private final long deadlineNanos;
@@ -75,8 +76,12 @@ public final class Interrupter {
 
         private void fire() {
             owner.remove(this);
-            if (state.compareAndSet(ARMED, FIRED)) {
-                thread.interrupt();
+            if (state.compareAndSet(ARMED, FIRING)) {
+                try {
+                    thread.interrupt();
+                } finally {
+                    state.set(FIRED);
+                }
             }
         }
 
@@ -89,6 +94,11 @@ public final class Interrupter {
             owner.remove(this);
             if (state.compareAndSet(ARMED, DISARMED)) {
                 return false;
+            }
+            // The timer may have won the race but not yet delivered the interrupt: wait for it, or it
+            // would land after this call, on whatever the thread does next.
+            while (state.get() == FIRING) {
+                Thread.onSpinWait();
             }
             Thread.interrupted();
             return true;

@@ -108,16 +108,6 @@ public final class CallEngine {
             AgentLog.warnOnce("notask", "tool " + tool.verb() + " was called outside any task: each such call is its"
                     + " own task, journaled but never deduplicated; open one with Task.open(taskId, budget)");
         }
-        if (task.hasBudget()) {
-            long left = task.leftNanos();
-            if (left <= 0 || left < TimeUnit.MILLISECONDS.toNanos(tool.floorMillis())) {
-                refuse(call, Status.RETRYABLE, EffectApplied.NO, null, new OutcomeFields(0L),
-                        "task budget exhausted (" + TimeUnit.NANOSECONDS.toMillis(left) + " ms left"
-                                + (tool.floorMillis() > 0 ? ", this call needs " + tool.floorMillis() + " ms" : "")
-                                + "): not started; stop and report to the user");
-                return;
-            }
-        }
         ArgsRenderer.KeyParts parts;
         try {
             parts = argsRenderer.keyParts(call.args, tool.params());
@@ -128,6 +118,17 @@ public final class CallEngine {
         String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());
         call.intentKey = IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot());
         call.argsJson = argsRenderer.render(call.args, tool.params());
+        // after the key (the refusal names the intent it refused), before any intent is written
+        if (task.hasBudget()) {
+            long left = task.leftNanos();
+            if (left <= 0 || left < TimeUnit.MILLISECONDS.toNanos(tool.floorMillis())) {
+                refuse(call, Status.RETRYABLE, EffectApplied.NO, null, new OutcomeFields(0L),
+                        "task budget exhausted (" + TimeUnit.NANOSECONDS.toMillis(left) + " ms left"
+                                + (tool.floorMillis() > 0 ? ", this call needs " + tool.floorMillis() + " ms" : "")
+                                + "): not started; stop and report to the user");
+                return;
+            }
+        }
 
         boolean batch = tool.batch().isPresent() && !tool.isRead();
         if ((tool.isRead() || task.implicit()) && !batch) {
@@ -155,7 +156,7 @@ public final class CallEngine {
         } else if (d instanceof Decision.Replay replay) {
             replay(call, replay.resultIndex());
         } else if (d instanceof Decision.Refuse r) {
-            refuse(call, r.status(), r.effect(), r.retryAfterS(), r.message());
+            refuse(call, r.status(), r.effect(), r.retryAfterS(), r.message() + beyondBudget(call.task, r.retryAfterS()));
         } else if (d instanceof Decision.Probe p) {
             probeThenDecide(call, p.lastAttempt());
         }
@@ -349,6 +350,13 @@ public final class CallEngine {
             }
         }
 
+        String beyond = outcome.status() == Status.RETRYABLE ? beyondBudget(call.task, outcome.retryAfterS()) : "";
+        if (!beyond.isEmpty()) {
+            outcome = new Outcome<>(outcome.status(), outcome.effectApplied(), outcome.attemptId(), outcome.intentKey(),
+                    outcome.retryAfterS(), outcome.deadlineLeftS(),
+                    (outcome.message() == null ? "retry later" : outcome.message()) + beyond, outcome.value(),
+                    outcome.items());
+        }
         String resultJson = null;
         String message = outcome.message();
         if (outcome.status() == Status.OK) {
@@ -427,6 +435,19 @@ public final class CallEngine {
     }
 
     private record OutcomeFields(Long deadlineLeftS) {
+    }
+
+    /** A Retry-After the task cannot wait out: say so, so the model stops instead of waiting or looping. */
+    private static String beyondBudget(TaskContext task, Long retryAfterS) {
+        if (retryAfterS == null || !task.hasBudget()) {
+            return "";
+        }
+        long left = task.leftNanos();
+        if (TimeUnit.SECONDS.toNanos(retryAfterS) < left) {
+            return "";
+        }
+        return "; the task has " + TimeUnit.NANOSECONDS.toSeconds(left) + " s left, less than that wait: stop and"
+                + " report to the user";
     }
 
     void finish(Call call, Completion c) {
