@@ -15,7 +15,8 @@ import java.util.Optional;
  * an environment variable (upper case, dots as underscores), then the default.
  */
 public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
-                              Optional<Path> classifierFile, LogLevel logLevel, String rollCycle) {
+                              Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
+                              long journalReserveBytes) {
 
     public static final String JOURNAL_DIR = "effectful.journal.dir";
     public static final String SYNC = "effectful.sync";
@@ -28,6 +29,12 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
      * files, so shorter cycles free space sooner; secondly is for tests of retention.
      */
     public static final String ROLL_CYCLE = "effectful.roll.cycle";
+    /**
+     * Free space the journal's disk must keep for new intents to be written (bytes; k, m, g
+     * suffixes). Below it effectful calls are refused "disk full" so in-flight calls can still
+     * write their outcomes. Default 16m.
+     */
+    public static final String JOURNAL_RESERVE = "effectful.journal.reserve";
 
     /** {@code effectful.sync}: none survives a killed process, intent also survives power loss. */
     public enum Sync { NONE, INTENT }
@@ -58,7 +65,8 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 src.get(FAILURE).map(v -> parseEnum(Failure.class, FAILURE, v)).orElse(Failure.EXCEPTION),
                 src.get(CLASSIFIER_FILE).map(Path::of),
                 src.get(LOG_LEVEL).map(v -> parseEnum(LogLevel.class, LOG_LEVEL, v)).orElse(LogLevel.INFO),
-                src.get(ROLL_CYCLE).orElse("daily"));
+                src.get(ROLL_CYCLE).orElse("daily"),
+                src.get(JOURNAL_RESERVE).map(v -> parseBytes(JOURNAL_RESERVE, v)).orElse(16L << 20));
     }
 
     /**
@@ -102,6 +110,25 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             };
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(key + "=" + v + " is not a duration (7d, 12h, 30m, 45s or ISO-8601 PT1H)");
+        }
+    }
+
+    static long parseBytes(String key, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            int shift = switch (s.charAt(s.length() - 1)) {
+                case 'k' -> 10;
+                case 'm' -> 20;
+                case 'g' -> 30;
+                default -> 0;
+            };
+            long n = Long.parseLong(shift == 0 ? s : s.substring(0, s.length() - 1));
+            if (n < 0) {
+                throw new IllegalArgumentException();
+            }
+            return n << shift;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(key + "=" + v + " is not a size (bytes, or with k, m, g)");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.effectful.runtime.engine;
 import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalHealth;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
@@ -42,7 +43,8 @@ public final class EngineFactory {
             AgentLog.debug("effectful journal " + config.journalDir() + ": " + store.size() + " intents remembered ("
                     + swept.keysForgotten() + " past retention, " + swept.filesDeleted() + " cycle files deleted) in "
                     + (System.nanoTime() - started) / 1_000_000 + " ms");
-            access = JournalAccess.of(journal);
+            access = JournalAccess.of(journal, new JournalHealth(config.journalDir(), config.journalReserveBytes(),
+                    JournalAccess.HEALTH_REFRESH_MILLIS));
             fingerprinter = Fingerprinter.forJournal(config.journalDir());
         } catch (IOException | RuntimeException e) {
             String reason = "cannot open journal directory " + config.journalDir() + ": " + e.getMessage();

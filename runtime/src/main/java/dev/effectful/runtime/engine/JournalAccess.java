@@ -1,8 +1,11 @@
 package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.journal.Journal;
+import dev.effectful.runtime.journal.JournalHealth;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.log.AgentLog;
 
 import java.util.Optional;
 
@@ -10,28 +13,62 @@ import java.util.Optional;
  * The journal as the engine sees it: possibly unavailable (a directory that cannot be created, a
  * second writer, a full disk). When it is, every append fails with the reason, so effectful calls
  * are refused with a message naming the cause, and READ calls go on.
+ *
+ * <p>A journal that opened can still lose its disk: before each intent the {@link JournalHealth}
+ * is asked (full disk, read-only directory). The answer is re-checked at most every
+ * {@link #HEALTH_REFRESH_MILLIS}, so calls are refused while the fault lasts and go through again
+ * once it clears, without a restart. A journal that could not be opened at all stays unavailable
+ * until the process restarts: the redaction secret lives in the journal directory, and fingerprints
+ * made under a stand-in secret would not match the journal's later.
  */
 public final class JournalAccess {
 
+    /** How stale the disk's health may be: a fault is noticed, and its end too, within this. */
+    public static final long HEALTH_REFRESH_MILLIS = 500;
+
     private final Journal journal;
     private final String unavailableReason;
+    private final JournalHealth health;
+    private volatile String lastProblem;
 
-    private JournalAccess(Journal journal, String unavailableReason) {
+    private JournalAccess(Journal journal, String unavailableReason, JournalHealth health) {
         this.journal = journal;
         this.unavailableReason = unavailableReason;
+        this.health = health;
     }
 
     public static JournalAccess of(Journal journal) {
-        return new JournalAccess(journal, null);
+        return new JournalAccess(journal, null, null);
+    }
+
+    /** A journal whose disk is checked before each intent. */
+    public static JournalAccess of(Journal journal, JournalHealth health) {
+        return new JournalAccess(journal, null, health);
     }
 
     public static JournalAccess unavailable(String reason) {
-        return new JournalAccess(null, reason);
+        return new JournalAccess(null, reason, null);
     }
 
     long append(JournalRecord r) {
         if (journal == null) {
             throw new JournalUnavailableException("journal unavailable: " + unavailableReason);
+        }
+        if (health != null && r.type() == RecordType.INTENT) {
+            // only new intents are gated: outcomes of calls already running must still be written
+            String problem = health.problem().orElse(null);
+            if (problem != null) {
+                if (!problem.equals(lastProblem)) {
+                    AgentLog.error("effectful journal unavailable: " + problem + "; effectful tool calls are refused"
+                            + " (retryable, effect no) until it clears, READ tools go on", null);
+                }
+                lastProblem = problem;
+                throw new JournalUnavailableException("journal unavailable: " + problem);
+            }
+            if (lastProblem != null) {
+                AgentLog.info("effectful journal available again: " + journal.directory());
+                lastProblem = null;
+            }
         }
         return journal.append(r);
     }

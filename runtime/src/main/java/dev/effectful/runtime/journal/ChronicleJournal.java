@@ -87,7 +87,14 @@ public final class ChronicleJournal implements Journal {
         try {
             ExcerptAppender appender = appenders.get();
             try (DocumentContext dc = appender.writingDocument()) {
-                RecordCodec.write(record, dc.wire());
+                try {
+                    RecordCodec.write(record, dc.wire());
+                } catch (RuntimeException | Error e) {
+                    // never commit half a record (a SIGBUS on a full disk arrives as InternalError
+                    // mid-write); rolling back also releases Chronicle's write lock
+                    dc.rollbackOnClose();
+                    throw e;
+                }
             }
             long index = appender.lastIndexAppended();
             int cycle = appender.cycle();
@@ -145,6 +152,26 @@ public final class ChronicleJournal implements Journal {
     }
 
     private void replay(RecordVisitor visitor, boolean lean) {
+        long[] read = {0, -1};
+        try {
+            replay0((i, r) -> {
+                read[0]++;
+                read[1] = i;
+                visitor.visit(i, r);
+            }, lean);
+        } catch (JournalUnavailableException e) {
+            throw e;
+        } catch (RuntimeException | InternalError e) {
+            // a truncated or overwritten cycle file: reading past the damage faults (a truncated
+            // mapping arrives as SIGBUS, i.e. InternalError). Everything before it was delivered;
+            // stop here and say so rather than skip silently over records nobody can see.
+            throw new JournalUnavailableException("journal damaged in " + dir + ": " + read[0]
+                    + " complete records read (last index " + Long.toHexString(read[1]) + "), then " + rootMessage(e)
+                    + "; run 'journal verify', and move the damaged cycle file aside to go on", e);
+        }
+    }
+
+    private void replay0(RecordVisitor visitor, boolean lean) {
         try (ExcerptTailer tailer = queue.createTailer()) {
             tailer.toStart();
             while (true) {

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The full crash campaign: kill -9 the workload at seeded random moments, restart it on the same
+# journal, and judge the ledger and the journal. Prints the table, writes reliability/target/results.json.
+#   reliability/run.sh [--kills N] [--seed S] [--tasks PER_ROUND] [--max-delay-ms MS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kills=500; seed=20261130; extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --kills) kills="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --tasks|--max-delay-ms) extra+=("$1" "$2"); shift 2 ;;
+    *) echo "usage: $0 [--kills N] [--seed S] [--tasks N] [--max-delay-ms MS]" >&2; exit 2 ;;
+  esac
+done
+if [ -z "${SKIP_BUILD:-}" ]; then
+  mvn -q -B install -DskipTests
+  mvn -q -B -pl agent -am test-compile
+fi
+mkdir -p reliability/target
+mvn -q -B -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/reliability/target/deps.txt" >/dev/null
+# this checkout's own classes first, never a stale SNAPSHOT from ~/.m2
+deps=$(tr ':' '\n' < reliability/target/deps.txt | grep -v '/dev/effectful/' | paste -sd: -)
+# a private copy of the classes, so rebuilding the checkout during a long campaign cannot disturb it
+snap=reliability/target/classes-snapshot
+rm -rf "$snap"; mkdir -p "$snap"
+cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"
+cp -r annotations/target/classes "$snap/annotations"; cp agent/target/effectful-agent.jar "$snap/effectful-agent.jar"
+cp="$snap/test:$snap/runtime:$snap/annotations:$deps"
+exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
+  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
+  -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true \
+  -cp "$cp" dev.effectful.agent.reliability.CrashCampaign --kills "$kills" --seed "$seed" \
+  --out reliability/target --agent "$snap/effectful-agent.jar" "${extra[@]}"
