@@ -3,12 +3,12 @@ package dev.effectful.runtime.reentry;
 import dev.effectful.runtime.journal.JournalRecord;
 
 /** How each journal record moves an intent's state: the only place that reads records for re-entry. */
-final class StateTransitions {
+public final class StateTransitions {
 
     private StateTransitions() {
     }
 
-    static IntentState next(IntentState s, long index, JournalRecord r) {
+    public static IntentState next(IntentState s, long index, JournalRecord r) {
         int attempts = Math.max(s == null ? 0 : s.attempts(), r.attempt());
         long resultIndex = s == null ? -1 : s.resultIndex();
         long retryUntil = s == null ? 0 : s.retryAfterUntil();
