@@ -38,13 +38,18 @@ public final class FleetBench {
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         String local = measure("local", EffectfulConfig.Store.LOCAL, calls);
-        String postgres;
-        try (PostgresServer pg = PostgresServer.start()) {
-            postgres = measure("postgres", new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES, pg.url(),
+        String postgres = postgres(true, calls);
+        String noFsync = postgres(false, calls);
+        System.out.println("{\"per_call\":{\"effectful_local\":" + local + ",\"effectful_postgres\":" + postgres
+                + ",\"effectful_postgres_fsync_off\":" + noFsync + "}}");
+        System.exit(0);
+    }
+
+    private static String postgres(boolean fsync, int calls) throws Exception {
+        try (PostgresServer pg = PostgresServer.start(fsync)) {
+            return measure("postgres", new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES, pg.url(),
                     PostgresServer.USER, PostgresServer.PASSWORD, Duration.ofSeconds(30), Duration.ofSeconds(5)), calls);
         }
-        System.out.println("{\"per_call\":{\"effectful_local\":" + local + ",\"effectful_postgres\":" + postgres + "}}");
-        System.exit(0);
     }
 
     private static String measure(String name, EffectfulConfig.Store store, int calls) throws Exception {

@@ -32,7 +32,10 @@ public final class PostgresServer implements AutoCloseable {
     private final Path data;
     private final int port;
 
-    private PostgresServer(Path bin, Path dir, int port) {
+    private final boolean fsync;
+
+    private PostgresServer(Path bin, Path dir, int port, boolean fsync) {
+        this.fsync = fsync;
         this.bin = bin;
         this.dir = dir;
         this.data = dir.resolve("data");
@@ -65,7 +68,13 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /** A server for tests: fsync off, as crash-safety of the server itself is not what they test. */
     public static PostgresServer start() throws IOException, InterruptedException {
+        return start(false);
+    }
+
+    /** {@code fsync} on is PostgreSQL's default and what a benchmark should measure. */
+    public static PostgresServer start(boolean fsync) throws IOException, InterruptedException {
         Path bin = binaries();
         Path dir = Files.createTempDirectory("effectful-pg");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
@@ -75,7 +84,7 @@ public final class PostgresServer implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        PostgresServer pg = new PostgresServer(bin, dir, port);
+        PostgresServer pg = new PostgresServer(bin, dir, port, fsync);
         Path pw = dir.resolve("pw");
         Files.writeString(pw, PASSWORD + "\n");
         Files.setOwner(pw, users.lookupPrincipalByName("postgres"));
@@ -89,7 +98,7 @@ public final class PostgresServer implements AutoCloseable {
     /** Starts (or restarts after a kill) the server and waits until it accepts connections. */
     public void startServer() throws IOException, InterruptedException {
         asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
-                "-w", "-t", "60", "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off"
+                "-w", "-t", "60", "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=" + (fsync ? "on" : "off")
                         + " -c max_connections=60", "start"), 90);
     }
 

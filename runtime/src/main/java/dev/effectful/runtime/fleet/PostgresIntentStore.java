@@ -66,9 +66,17 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             + " attempts = greatest(effectful_intents.attempts, excluded.attempts), retry_after_until = 0,"
             + " host = excluded.host, pid = excluded.pid, owner = excluded.owner, lease_until = excluded.lease_until,"
             + " updated_at = now()";
+    /**
+     * Outcomes are committed without waiting for the server's disk (synchronous_commit off for this
+     * one transaction): the claim before the body is what must survive a database crash. An
+     * outcome lost that way leaves "intended" under a lease nobody renews, which lapses into the
+     * probe: the safe side. It halves what a call costs on a server whose fsync is slow.
+     */
     private static final String WRITE_STATE = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase,"
             + " attempts, effect_applied, retry_after_until, result, result_stored, message, updated_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()) ON CONFLICT (intent_key) DO UPDATE SET"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()"
+            + " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit"
+            + " ON CONFLICT (intent_key) DO UPDATE SET"
             + " phase = excluded.phase, attempts = greatest(effectful_intents.attempts, excluded.attempts),"
             + " effect_applied = coalesce(excluded.effect_applied, effectful_intents.effect_applied),"
             + " retry_after_until = excluded.retry_after_until, result = excluded.result,"
