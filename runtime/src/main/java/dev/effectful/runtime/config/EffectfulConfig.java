@@ -16,7 +16,13 @@ import java.util.Optional;
  */
 public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                               Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
-                              long journalReserveBytes) {
+                              long journalReserveBytes, Store store) {
+
+    /** The configuration of a single host with the defaults of the later keys (local store, 16 MiB reserve). */
+    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
+                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle) {
+        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, 16L << 20, Store.LOCAL);
+    }
 
     public static final String JOURNAL_DIR = "effectful.journal.dir";
     public static final String SYNC = "effectful.sync";
@@ -35,6 +41,45 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
      * write their outcomes. Default 16m.
      */
     public static final String JOURNAL_RESERVE = "effectful.journal.reserve";
+
+    /** Where intents are decided: {@code local} (this host's journal index) or {@code postgres} (shared by a fleet). */
+    public static final String STORE = "effectful.store";
+    /** JDBC URL of the shared store, e.g. {@code jdbc:postgresql://db:5432/effectful}. */
+    public static final String STORE_URL = "effectful.store.url";
+    public static final String STORE_USER = "effectful.store.user";
+    /** Also from the environment as {@code EFFECTFUL_STORE_PASSWORD}; never logged. */
+    public static final String STORE_PASSWORD = "effectful.store.password";
+    /** A file whose content (trailing newline removed) is the password; used when no password is given directly. */
+    public static final String STORE_PASSWORD_FILE = "effectful.store.password.file";
+    /** How long a claim outlives a host that stopped renewing it (default 30s; renewed every third of it). */
+    public static final String STORE_LEASE = "effectful.store.lease";
+    /** Connect and statement timeout towards the store (default 2s), further capped by the task budget. */
+    public static final String STORE_TIMEOUT = "effectful.store.timeout";
+
+    /** {@code effectful.store}. */
+    public enum StoreKind { LOCAL, POSTGRES }
+
+    /** The intent store's settings; {@link #toString()} never shows the password. */
+    public record Store(StoreKind kind, String url, String user, String password, Duration lease, Duration timeout) {
+
+        public static final Store LOCAL = new Store(StoreKind.LOCAL, null, null, null, Duration.ofSeconds(30),
+                Duration.ofSeconds(2));
+
+        /** The URL without its query string (which may carry credentials): for messages and logs. */
+        public String safeUrl() {
+            if (url == null) {
+                return "local";
+            }
+            int q = url.indexOf('?');
+            return q < 0 ? url : url.substring(0, q);
+        }
+
+        @Override
+        public String toString() {
+            return "Store[" + kind.name().toLowerCase(Locale.ROOT) + " " + safeUrl() + " user=" + user + " lease=" + lease
+                    + " timeout=" + timeout + (password == null ? "" : " password=***") + "]";
+        }
+    }
 
     /** {@code effectful.sync}: none survives a killed process, intent also survives power loss. */
     public enum Sync { NONE, INTENT }
@@ -66,7 +111,32 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 src.get(CLASSIFIER_FILE).map(Path::of),
                 src.get(LOG_LEVEL).map(v -> parseEnum(LogLevel.class, LOG_LEVEL, v)).orElse(LogLevel.INFO),
                 src.get(ROLL_CYCLE).orElse("daily"),
-                src.get(JOURNAL_RESERVE).map(v -> parseBytes(JOURNAL_RESERVE, v)).orElse(16L << 20));
+                src.get(JOURNAL_RESERVE).map(v -> parseBytes(JOURNAL_RESERVE, v)).orElse(16L << 20),
+                store(src));
+    }
+
+    private static Store store(Source src) {
+        StoreKind kind = src.get(STORE).map(v -> parseEnum(StoreKind.class, STORE, v)).orElse(StoreKind.LOCAL);
+        Duration lease = src.get(STORE_LEASE).map(v -> parseDuration(STORE_LEASE, v)).orElse(Store.LOCAL.lease());
+        Duration timeout = src.get(STORE_TIMEOUT).map(v -> parseDuration(STORE_TIMEOUT, v)).orElse(Store.LOCAL.timeout());
+        if (kind == StoreKind.LOCAL) {
+            return new Store(kind, null, null, null, lease, timeout);
+        }
+        String url = src.get(STORE_URL).orElseThrow(() -> new IllegalArgumentException(
+                STORE + "=postgres needs " + STORE_URL + " (jdbc:postgresql://HOST:PORT/DB)"));
+        if (!url.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException(STORE_URL + " must start with jdbc:postgresql:");
+        }
+        String password = src.get(STORE_PASSWORD).orElse(null);
+        if (password == null && src.get(STORE_PASSWORD_FILE).isPresent()) {
+            Path file = Path.of(src.get(STORE_PASSWORD_FILE).get());
+            try {
+                password = java.nio.file.Files.readString(file).replaceAll("[\\r\\n]+$", "");
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("cannot read " + STORE_PASSWORD_FILE + "=" + file + ": " + e);
+            }
+        }
+        return new Store(kind, url, src.get(STORE_USER).orElse(null), password, lease, timeout);
     }
 
     /**
@@ -100,6 +170,9 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             if (s.startsWith("p")) {
                 return Duration.parse(s.toUpperCase(Locale.ROOT));
             }
+            if (s.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
+            }
             long n = Long.parseLong(s.substring(0, s.length() - 1));
             return switch (s.charAt(s.length() - 1)) {
                 case 'd' -> Duration.ofDays(n);
@@ -109,7 +182,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 default -> throw new IllegalArgumentException();
             };
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(key + "=" + v + " is not a duration (7d, 12h, 30m, 45s or ISO-8601 PT1H)");
+            throw new IllegalArgumentException(key + "=" + v + " is not a duration (7d, 12h, 30m, 45s, 500ms or ISO-8601 PT1H)");
         }
     }
 

@@ -11,8 +11,9 @@ import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.keys.IntentKeys;
 import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.reentry.IntentState;
+import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.tool.BatchSpec;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.values.ParamSpec;
@@ -84,8 +85,18 @@ final class BatchProtocol {
             plans.add(p);
         }
         call.items = plans;
-        for (ItemPlan p : plans) {
-            decide(call, p);
+        for (int i = 0; i < plans.size(); i++) {
+            try {
+                decide(call, plans.get(i));
+            } catch (StoreUnavailableException e) {
+                for (ItemPlan claimed : plans.subList(0, i)) {
+                    if (claimed.plan == Plan.SEND) {
+                        engine.store().abandon(claimed.key, claimed.attempt);
+                    }
+                }
+                engine.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                return;
+            }
         }
         List<Object> toSend = new ArrayList<>();
         int attempt = 0;
@@ -128,9 +139,11 @@ final class BatchProtocol {
 
     private void decide(Call call, ItemPlan p) {
         ToolMethod tool = call.tool;
-        IntentState state = engine.store().get(p.key).orElse(null);
-        Decision d = ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(), p.key,
-                System.currentTimeMillis());
+        // an item running on another host is waited for, like a whole call; past the budget it is reported
+        Decision d = engine.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task.id(), tool.verb(),
+                        tool.kind().name().toLowerCase(java.util.Locale.ROOT)),
+                (state, now) -> ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
+                        p.key, now), call.task.hasBudget() ? call.task.leftNanos() : CallEngine.NO_BUDGET_WAIT_NANOS);
         if (d instanceof Decision.Run run) {
             p.plan = Plan.SEND;
             p.attempt = run.attempt();
@@ -142,6 +155,9 @@ final class BatchProtocol {
             p.retryAfterS = r.retryAfterS();
         } else if (d instanceof Decision.Probe probe) {
             probeItem(call, p, probe.lastAttempt());
+        } else if (d instanceof Decision.Elsewhere e) {
+            p.plan = Plan.WAIT;
+            p.reason = "running on " + e.holder() + "; not sent again beside it";
         }
     }
 

@@ -19,9 +19,9 @@ import dev.effectful.runtime.keys.NotCanonicalException;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
 import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.reentry.IntentState;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.tool.ToolMethods;
 import dev.effectful.runtime.values.ArgsRenderer;
@@ -57,6 +57,8 @@ public final class CallEngine {
     private final VerbOrdinals ordinals = new VerbOrdinals();
     private final ProbeRunner probes;
     private final BatchProtocol batches = new BatchProtocol(this);
+    /** How long a call in a task without a budget waits for the same intent running on another host. */
+    static final long NO_BUDGET_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     public CallEngine(EffectfulConfig config, JournalAccess journal, IntentStore store, ArgsRenderer argsRenderer,
                       ResultCodec results, Classifier classifier) {
@@ -148,17 +150,28 @@ public final class CallEngine {
             batches.begin(call);
             return;
         }
-        IntentState state = store.get(call.intentKey).orElse(null);
-        Decision d = ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(), call.intentKey,
-                System.currentTimeMillis());
+        Decision d;
+        try {
+            d = store.decideAndClaim(call.intentKey, new IntentStore.IntentMeta(task.id(), tool.verb(),
+                            tool.kind().name().toLowerCase(Locale.ROOT)),
+                    (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
+                            call.intentKey, now),
+                    task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
+        } catch (StoreUnavailableException e) {
+            refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            return;
+        }
         if (d instanceof Decision.Run run) {
             startAttempt(call, run.attempt());
         } else if (d instanceof Decision.Replay replay) {
-            replay(call, replay.resultIndex());
+            replay(call, replay);
         } else if (d instanceof Decision.Refuse r) {
             refuse(call, r.status(), r.effect(), r.retryAfterS(), r.message() + beyondBudget(call.task, r.retryAfterS()));
         } else if (d instanceof Decision.Probe p) {
             probeThenDecide(call, p.lastAttempt());
+        } else if (d instanceof Decision.Elsewhere e) {
+            refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, new OutcomeFields(0L), "the same intent is running"
+                    + " on " + e.holder() + " and the task budget ran out while waiting for it; stop and report");
         }
     }
 
@@ -176,6 +189,7 @@ public final class CallEngine {
             call.journaled = true;
         } catch (JournalUnavailableException e) {
             if (!call.tool.isRead()) {
+                store.abandon(call.intentKey, attempt);
                 refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
                 return;
             }
@@ -223,11 +237,23 @@ public final class CallEngine {
         }
     }
 
-    private void replay(Call call, long resultIndex) {
+    private void replay(Call call, Decision.Replay replay) {
         ToolMethod tool = call.tool;
         Outcome<Object> ok = outcome(call, Status.OK, EffectApplied.YES, null, null, null);
+        long resultIndex = replay.resultIndex();
         String problem = null;
-        if (resultIndex >= 0) {
+        if (replay.resultJson() != null) {
+            // a shared store keeps the result itself: the record that holds it may be on another host
+            try {
+                Object value = results.decode(replay.resultJson(), valueType(tool));
+                appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).build());
+                finish(call, shaper.ok(tool, withValue(ok, value), value));
+                logLine(call, "deduplicated", "ok", "yes", 0);
+                return;
+            } catch (Exception e) {
+                problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
+            }
+        } else if (resultIndex >= 0) {
             try {
                 JournalRecord stored = journal.read(resultIndex).orElse(null);
                 if (stored != null && stored.result() != null) {
@@ -242,7 +268,7 @@ public final class CallEngine {
             } catch (Exception e) {
                 problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
             }
-        } else {
+        } else if (problem == null) {
             problem = "it could not be serialized when it was returned";
         }
         Outcome<Object> noValue = new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null,

@@ -2,6 +2,7 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.fleet.PostgresIntentStore;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalHealth;
 import dev.effectful.runtime.keys.Fingerprinter;
@@ -29,7 +30,7 @@ public final class EngineFactory {
     }
 
     public static CallEngine create(EffectfulConfig config) {
-        IntentStore store = new LocalIntentIndex();
+        LocalIntentIndex store = new LocalIntentIndex();
         JournalAccess access;
         Fingerprinter fingerprinter;
         try {
@@ -62,8 +63,22 @@ public final class EngineFactory {
                         + config.classifierFile().get() + ": " + e.getMessage() + "; using the default table", null);
             }
         }
-        return new CallEngine(config, access, store, new ArgsRenderer(fingerprinter, 65_536),
+        return new CallEngine(config, access, intentStore(config, store), new ArgsRenderer(fingerprinter, 65_536),
                 new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+    }
+
+    /**
+     * The local index decides alone, or (fleet mode) backs a shared store that decides for every
+     * host. Built after the journal replay so that replaying this host's history never writes to it.
+     */
+    private static IntentStore intentStore(EffectfulConfig config, LocalIntentIndex local) {
+        if (config.store().kind() != EffectfulConfig.StoreKind.POSTGRES) {
+            return local;
+        }
+        PostgresIntentStore shared = PostgresIntentStore.open(config.store(), config.retention(), local);
+        AgentLog.info("effectful fleet mode: intents are decided in the " + shared.describe() + " (lease "
+                + config.store().lease().toMillis() + " ms)");
+        return shared;
     }
 
     /** With no journal nothing is written, but redaction must still never fall back to plaintext. */

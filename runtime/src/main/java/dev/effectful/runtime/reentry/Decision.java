@@ -7,12 +7,26 @@ public sealed interface Decision {
     record Run(int attempt) implements Decision {
     }
 
-    /** Answer with the stored ok result at {@code resultIndex} (-1: not stored); the body does not run. */
-    record Replay(long resultIndex) implements Decision {
+    /**
+     * Answer with the stored ok result; the body does not run. A shared store carries the result's
+     * JSON itself ({@code resultJson}); the local store points at the journal record holding it
+     * ({@code resultIndex}, -1: not stored).
+     */
+    record Replay(long resultIndex, String resultJson) implements Decision {
+        public Replay(long resultIndex) {
+            this(resultIndex, null);
+        }
     }
 
     /** Run the declared probe first; {@code lastAttempt} is the attempt whose outcome is unknown. */
     record Probe(int lastAttempt) implements Decision {
+    }
+
+    /**
+     * Only from a shared store: another process holds a live lease on the key (its call is running,
+     * or it died less than a lease ago). Wait and decide again; never run beside it.
+     */
+    record Elsewhere(String holder, long leaseLeftMillis) implements Decision {
     }
 
     /** Answer at once without running: held unknown, or a Retry-After that has not passed. */

@@ -8,9 +8,16 @@ package dev.effectful.runtime.reentry;
  * @param retryAfterUntil epoch millis before which a retry is refused; 0 = none
  * @param resultIndex     journal index of the record holding the ok result; -1 = not stored
  * @param lastMillis      epoch millis of the latest record, for retention
+ * @param resultJson      the ok result itself, when the store keeps it (a shared store does; the
+ *                        local index keeps only {@code resultIndex} and leaves this null)
  */
 public record IntentState(Phase phase, int attempts, String effectApplied, long retryAfterUntil, long resultIndex,
-                          long lastMillis) {
+                          long lastMillis, String resultJson) {
+
+    public IntentState(Phase phase, int attempts, String effectApplied, long retryAfterUntil, long resultIndex,
+                       long lastMillis) {
+        this(phase, attempts, effectApplied, retryAfterUntil, resultIndex, lastMillis, null);
+    }
 
     public boolean isUnresolved() {
         return phase == Phase.INTENDED || phase == Phase.UNKNOWN || phase == Phase.PROBE_FAILED;

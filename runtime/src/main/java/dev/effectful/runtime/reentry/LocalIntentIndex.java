@@ -15,6 +15,12 @@ public final class LocalIntentIndex implements IntentStore {
         return Optional.ofNullable(states.get(intentKey));
     }
 
+    /** One process decides alone: the caller's in-process claim is the whole claim. */
+    @Override
+    public Decision decideAndClaim(String intentKey, IntentMeta meta, Rule rule, long budgetNanos) {
+        return rule.decide(states.get(intentKey), System.currentTimeMillis());
+    }
+
     @Override
     public void apply(long index, JournalRecord record) {
         if (record.intentKey() == null) {

@@ -55,7 +55,7 @@ public final class ReentryRules {
         }
         switch (s.phase()) {
             case OK, RESOLVED_APPLIED -> {
-                return new Decision.Replay(s.resultIndex());
+                return new Decision.Replay(s.resultIndex(), s.resultJson());
             }
             case RETRYABLE -> {
                 if (s.retryAfterUntil() > nowMillis && !"unknown".equals(s.effectApplied())) {

@@ -11,7 +11,7 @@ public final class StateTransitions {
     private StateTransitions() {
     }
 
-    static IntentState next(IntentState s, long index, JournalRecord r) {
+    public static IntentState next(IntentState s, long index, JournalRecord r) {
         int attempts = Math.max(s == null ? 0 : s.attempts(), r.attempt());
         long resultIndex = s == null ? -1 : s.resultIndex();
         long retryUntil = s == null ? 0 : s.retryAfterUntil();

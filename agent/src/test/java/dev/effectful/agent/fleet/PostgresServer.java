@@ -1,0 +1,164 @@
+package dev.effectful.agent.fleet;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalLookupService;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real PostgreSQL server of the test's own: {@code initdb} into a temporary directory owned by
+ * the {@code postgres} OS user (the server refuses to run as root), started on a free loopback
+ * port with password authentication, and killable with a real {@code kill -9}.
+ */
+public final class PostgresServer implements AutoCloseable {
+
+    public static final String USER = "effectful";
+    public static final String PASSWORD = "fleet-pw-7Qx";
+
+    private final Path bin;
+    private final Path dir;
+    private final Path data;
+    private final int port;
+
+    private final boolean fsync;
+
+    private PostgresServer(Path bin, Path dir, int port, boolean fsync) {
+        this.fsync = fsync;
+        this.bin = bin;
+        this.dir = dir;
+        this.data = dir.resolve("data");
+        this.port = port;
+    }
+
+    /** The newest installed server's binaries; a clear failure when there is none. */
+    static Path binaries() throws IOException {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (Files.isDirectory(root)) {
+            try (Stream<Path> versions = Files.list(root)) {
+                Path best = versions.map(v -> v.resolve("bin"))
+                        .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("pg_ctl")))
+                        .max(Comparator.comparingInt(b -> version(b.getParent().getFileName().toString())))
+                        .orElse(null);
+                if (best != null) {
+                    return best;
+                }
+            }
+        }
+        throw new AssertionError("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): the fleet tests need"
+                + " a real server; .ci/run installs the Debian package 'postgresql' (apt-get install postgresql)");
+    }
+
+    private static int version(String s) {
+        try {
+            return Integer.parseInt(s.replaceAll("\\D.*", ""));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** A server for tests: fsync off, as crash-safety of the server itself is not what they test. */
+    public static PostgresServer start() throws IOException, InterruptedException {
+        return start(false);
+    }
+
+    /** {@code fsync} on is PostgreSQL's default and what a benchmark should measure. */
+    public static PostgresServer start(boolean fsync) throws IOException, InterruptedException {
+        Path bin = binaries();
+        Path dir = Files.createTempDirectory("effectful-pg");
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        UserPrincipalLookupService users = dir.getFileSystem().getUserPrincipalLookupService();
+        Files.setOwner(dir, users.lookupPrincipalByName("postgres"));
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        PostgresServer pg = new PostgresServer(bin, dir, port, fsync);
+        Path pw = dir.resolve("pw");
+        Files.writeString(pw, PASSWORD + "\n");
+        Files.setOwner(pw, users.lookupPrincipalByName("postgres"));
+        pg.asPostgres(List.of(bin.resolve("initdb").toString(), "-D", pg.data.toString(), "-U", USER, "--pwfile=" + pw,
+                "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--no-sync"), 60);
+        Files.delete(pw);
+        pg.startServer();
+        return pg;
+    }
+
+    /** Starts (or restarts after a kill) the server and waits until it accepts connections. */
+    public void startServer() throws IOException, InterruptedException {
+        asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
+                "-w", "-t", "60", "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=" + (fsync ? "on" : "off")
+                        + " -c max_connections=60", "start"), 90);
+    }
+
+    /** A real kill -9 of the postmaster and of each of its backends, by process id. */
+    public void kill9() throws IOException, InterruptedException {
+        long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+        List<String> pids = new ArrayList<>();
+        pids.add(Long.toString(postmaster));
+        ProcessHandle.of(postmaster).ifPresent(p -> p.children().forEach(ch -> pids.add(Long.toString(ch.pid()))));
+        List<String> cmd = new ArrayList<>(List.of("kill", "-9"));
+        cmd.addAll(pids);
+        run(cmd, 10);
+        for (String p : pids) {
+            ProcessHandle.of(Long.parseLong(p)).ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).join());
+        }
+    }
+
+    public String url() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(url(), USER, PASSWORD);
+    }
+
+    private void asPostgres(List<String> command, int seconds) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("runuser", "-u", "postgres", "--"));
+        cmd.addAll(command);
+        run(cmd, seconds);
+    }
+
+    private void run(List<String> cmd, int seconds) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("pg-cmd", ".txt");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out: " + cmd + "\n" + Files.readString(log, StandardCharsets.UTF_8));
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        Files.deleteIfExists(log);
+        if (p.exitValue() != 0) {
+            String server = Files.exists(dir.resolve("server.log")) ? Files.readString(dir.resolve("server.log")) : "";
+            throw new AssertionError("failed (" + p.exitValue() + "): " + cmd + "\n" + out + "\n" + server);
+        }
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        try {
+            if (Files.exists(data.resolve("postmaster.pid"))) {
+                asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"), 30);
+            }
+        } finally {
+            try (Stream<Path> all = Files.walk(dir)) {
+                all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
