@@ -52,6 +52,15 @@ public final class JournalCli implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON document per line, for scripts")
     boolean json;
 
+    @Option(names = "--store", paramLabel = "local|postgres", defaultValue = "local",
+            description = "postgres: tasks, unresolved and resolve go to the fleet's shared store"
+                    + " (effectful.store.url/user/password as -D properties or EFFECTFUL_STORE_* variables)")
+    String store;
+
+    boolean sharedStore() {
+        return "postgres".equalsIgnoreCase(store);
+    }
+
     final PrintStream out;
     final PrintStream err;
     final Map<String, String> env;

@@ -46,6 +46,9 @@ final class ResolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
+        if (cli.sharedStore()) {
+            return SharedStoreView.resolve(cli, key, applied == Applied.yes, note);
+        }
         Path dir = cli.journalDir();
         RollCycle rollCycle;
         try (JournalReader probe = cli.openReader()) {

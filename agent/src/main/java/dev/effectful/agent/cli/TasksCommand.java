@@ -20,6 +20,9 @@ final class TasksCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
+        if (cli.sharedStore()) {
+            return SharedStoreView.tasks(cli);
+        }
         IntentTable table;
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {

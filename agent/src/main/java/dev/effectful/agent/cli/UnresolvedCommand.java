@@ -27,6 +27,9 @@ final class UnresolvedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
+        if (cli.sharedStore()) {
+            return SharedStoreView.unresolved(cli);
+        }
         IntentTable table;
         JournalReader.Report report;
         List<Row> rows = new ArrayList<>();

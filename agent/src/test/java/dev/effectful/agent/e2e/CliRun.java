@@ -12,6 +12,12 @@ import java.util.concurrent.TimeUnit;
 public record CliRun(int exitCode, String stdout, String stderr) {
 
     public static CliRun journal(Path dir, String... args) throws IOException, InterruptedException {
+        return journal(java.util.Map.of(), dir, args);
+    }
+
+    /** With extra environment variables, e.g. the shared store's {@code EFFECTFUL_STORE_*}. */
+    public static CliRun journal(java.util.Map<String, String> env, Path dir, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", ForkedApp.AGENT_JAR.toString(), "journal", "--dir", dir.toString()));
         cmd.addAll(List.of(args));
@@ -20,6 +26,7 @@ public record CliRun(int exitCode, String stdout, String stderr) {
         try {
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().put("NO_COLOR", "1");
+            pb.environment().putAll(env);
             Process p = pb.start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();

@@ -182,6 +182,32 @@ class FleetStoreIT {
     }
 
     @Test
+    void theRealCliListsAndResolvesThroughTheSharedStore(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        PostgresIntentStore a = host(Duration.ofMillis(300));
+        a.decideAndClaim("cli-1", META, rule(EffectKind.MONEY, false), SHORT);
+        a.apply(0, intent("cli-1", 1));
+        a.apply(1, outcome("cli-1", 1, "unknown", "unknown", null));
+        java.util.Map<String, String> env = java.util.Map.of("EFFECTFUL_STORE_URL", pg.url(),
+                "EFFECTFUL_STORE_USER", PostgresServer.USER, "EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
+        dev.effectful.agent.e2e.CliRun unresolved = dev.effectful.agent.e2e.CliRun.journal(env, tmp, "--store", "postgres",
+                "unresolved");
+        assertThat(unresolved.exitCode()).as(unresolved.toString()).isEqualTo(3);
+        assertThat(unresolved.stdout()).contains("cli-1", "task-1", "charge");
+        assertThat(unresolved.stdout() + unresolved.stderr()).doesNotContain(PostgresServer.PASSWORD);
+        dev.effectful.agent.e2e.CliRun tasks = dev.effectful.agent.e2e.CliRun.journal(env, tmp, "--store", "postgres",
+                "--json", "tasks");
+        assertThat(tasks.exitCode()).as(tasks.toString()).isZero();
+        assertThat(tasks.stdout()).contains("\"task\":\"task-1\"");
+        dev.effectful.agent.e2e.CliRun resolve = dev.effectful.agent.e2e.CliRun.journal(env, tmp, "--store", "postgres",
+                "resolve", "cli-1", "--applied", "yes", "--note", "bank statement shows it");
+        assertThat(resolve.exitCode()).as(resolve.toString()).isZero();
+        PostgresIntentStore b = host(Duration.ofMillis(300));
+        assertThat(b.decideAndClaim("cli-1", META, rule(EffectKind.MONEY, false), SHORT))
+                .isInstanceOf(Decision.Replay.class);
+    }
+
+    @Test
     void schemaMigrationIsVersionedAndRunsOnceWhenHostsStartTogether() throws Exception {
         List<PostgresIntentStore> hosts = List.of(host(Duration.ofSeconds(30)), host(Duration.ofSeconds(30)),
                 host(Duration.ofSeconds(30)), host(Duration.ofSeconds(30)));

@@ -58,7 +58,8 @@ class RetentionSweeperTest {
     void deletesExpiredCyclesButNeverOneAnUnresolvedIntentOrAYoungKeyNeeds() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();
         try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
-            int oldCycle = j.currentCycle();
+            // start at a cycle boundary, so each pair of appends below lands in one one-second cycle
+            int oldCycle = nextCycle(j);
             append(j, index, intent("old"));
             append(j, index, ok("old"));
             int unresolvedCycle = nextCycle(j);
