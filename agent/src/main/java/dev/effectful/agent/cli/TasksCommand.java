@@ -27,7 +27,7 @@ final class TasksCommand implements Callable<Integer> {
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
             table = IntentTable.forJournal(reader);
-            report = reader.scan(table::accept);
+            report = reader.scanSummaries(table::accept);
         }
         List<IntentTable.TaskRow> rows = table.tasks();
         if (limit > 0 && rows.size() > limit) {

@@ -35,7 +35,7 @@ final class UnresolvedCommand implements Callable<Integer> {
         List<Row> rows = new ArrayList<>();
         try (JournalReader reader = cli.openReader()) {
             table = IntentTable.forJournal(reader);
-            report = reader.scan(table::accept);
+            report = reader.scanSummaries(table::accept);
             rows = rows(reader, table);
         }
         long open = rows.stream().filter(r -> !r.state().equals("in-flight")).count();

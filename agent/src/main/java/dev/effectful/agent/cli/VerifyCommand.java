@@ -31,7 +31,7 @@ final class VerifyCommand implements Callable<Integer> {
         List<UnresolvedCommand.Row> unresolved;
         try (JournalReader reader = cli.openReader()) {
             table = IntentTable.forJournal(reader);
-            report = reader.scan(table::accept);
+            report = reader.scanSummaries(table::accept);
             unresolved = UnresolvedCommand.rows(reader, table);
         }
         boolean live = JournalLock.isHeld(dir);

@@ -52,10 +52,22 @@ public final class RecordCodec {
      * undecoded. Rebuilding the index reads every record at start, so this is most of its cost.
      */
     public static JournalRecord readForIndex(WireIn w) {
-        return read(w, true);
+        return read(w, true, false);
+    }
+
+    /**
+     * Everything but the bulky free text ({@code args}, {@code result} (present as empty),
+     * {@code message}, {@code thread}): what a summary of a large journal needs, decoded fast.
+     */
+    public static JournalRecord readSummary(WireIn w) {
+        return read(w, false, true);
     }
 
     private static JournalRecord read(WireIn w, boolean lean) {
+        return read(w, lean, false);
+    }
+
+    private static JournalRecord read(WireIn w, boolean lean, boolean summary) {
         StringBuilder name = new StringBuilder(16);
         RecordType type = null;
         JournalRecord.Builder b = null;
@@ -91,6 +103,22 @@ public final class RecordCodec {
                     default -> in.skipValue();
                 }
                 continue;
+            }
+            if (summary) {
+                switch (field) {
+                    case "args", "message", "thread" -> {
+                        in.skipValue();
+                        continue;
+                    }
+                    case "result" -> {
+                        in.skipValue();
+                        b.result("");
+                        continue;
+                    }
+                    default -> {
+                        // decoded below
+                    }
+                }
             }
             switch (field) {
                 case "task" -> b.task(in.text());
