@@ -75,7 +75,7 @@ public final class CoreApp {
         System.out.println("DONE");
     }
 
-    static void print(String name, Callable<?> call) {
+    public static void print(String name, Callable<?> call) {
         String value;
         try {
             Object v = call.call();

@@ -73,15 +73,6 @@ public final class IsoApp {
     }
 
     static void print(String name, Callable<?> call) {
-        String value;
-        try {
-            Object v = call.call();
-            value = v instanceof Outcome<?> o ? "OUTCOME " + o.toJson() + " value=" + o.value() : String.valueOf(v);
-        } catch (ToolOutcomeException e) {
-            value = "THROWN " + e.getMessage();
-        } catch (Throwable e) {
-            value = "RAW " + e;
-        }
-        System.out.println("RESULT " + name + " " + value);
+        dev.effectful.agent.e2e.apps.CoreApp.print(name, call);
     }
 }
