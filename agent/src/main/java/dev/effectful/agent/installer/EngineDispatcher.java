@@ -34,6 +34,18 @@ final class EngineDispatcher implements Dispatcher {
 
     @Override
     public Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
+        try {
+            return enterOrRefuse(type, methodAndDescriptor, self, args);
+        } catch (Throwable t) {
+            // the advice would swallow this and run the body unguarded: an effectful call must not
+            AgentLog.errorOnce("dispatch", "effectful failed before a call: " + t, t);
+            return isRead(type, methodAndDescriptor) ? null : new Refusal(Outcome.retryable(
+                    "journal unavailable: effectful failed before the call (" + t + "); the call was not made"),
+                    methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
+        }
+    }
+
+    private Object enterOrRefuse(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
         CallEngine e = engine();
         if (e != null) {
             return e.enter(type, methodAndDescriptor, self, args);
@@ -79,9 +91,8 @@ final class EngineDispatcher implements Dispatcher {
 
     private CallEngine engine() {
         starter.startInBackground();
-        CallEngine ready = engine.getNow(null);
-        if (ready != null) {
-            return ready;
+        if (engine.isDone() && !engine.isCompletedExceptionally()) {
+            return engine.join();
         }
         // the first calls wait for the index rebuild, but never past their task's deadline
         long waitNanos = dev.effectful.Task.current().map(t -> t.remaining().toNanos())
