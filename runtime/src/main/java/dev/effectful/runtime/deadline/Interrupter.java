@@ -20,8 +20,13 @@ public final class Interrupter {
     /** How late an interrupt may come at most; well inside the 200 ms users are promised. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
+    /** How long the watchdog keeps ticking with nothing armed before it sleeps until the next arm. */
+    static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final Set<Alarm> armed = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
+    /** True only while the watchdog sleeps untimed: then, and only then, an arm must wake it. */
+    private volatile boolean asleep;
 
     public Interrupter() {
         watchdog = new Thread(this::watch, "effectful-deadline");
@@ -32,21 +37,32 @@ public final class Interrupter {
     /** Arms an interrupt of {@code thread} after {@code delayNanos}. */
     public Alarm arm(Thread thread, long delayNanos) {
         Alarm alarm = new Alarm(thread, System.nanoTime() + Math.max(0, delayNanos), armed);
-        boolean wasEmpty = armed.isEmpty();
         armed.add(alarm);
-        if (wasEmpty) {
+        if (asleep) {
+            // waking a thread per call would cost more than the call's own journal writes
             LockSupport.unpark(watchdog);
         }
         return alarm;
     }
 
     private void watch() {
+        long idleSince = System.nanoTime();
         while (true) {
+            long now = System.nanoTime();
             if (armed.isEmpty()) {
-                LockSupport.park(this);
+                if (now - idleSince > IDLE_NANOS) {
+                    asleep = true;
+                    if (armed.isEmpty()) {
+                        LockSupport.park(this);
+                    }
+                    asleep = false;
+                    idleSince = System.nanoTime();
+                    continue;
+                }
+                LockSupport.parkNanos(this, TICK_NANOS);
                 continue;
             }
-            long now = System.nanoTime();
+            idleSince = now;
             for (Alarm a : armed) {
                 if (now - a.deadlineNanos >= 0) {
                     a.fire();

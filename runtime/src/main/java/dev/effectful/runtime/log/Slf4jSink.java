@@ -34,6 +34,11 @@ public final class Slf4jSink implements LogSink {
     /** Empty when the application has no SLF4J, or SLF4J without a binding (a NOP factory). */
     public static Optional<LogSink> of(ClassLoader applicationLoader, String loggerName) {
         try {
+            if (!hasBinding(applicationLoader)) {
+                // asking LoggerFactory would make SLF4J print its "no providers" warning on the
+                // application's stderr; an application without a binding gets our stderr sink
+                return Optional.empty();
+            }
             Class<?> factory = Class.forName("org.slf4j.LoggerFactory", true, applicationLoader);
             Object iLoggerFactory = factory.getMethod("getILoggerFactory").invoke(null);
             if (iLoggerFactory == null || iLoggerFactory.getClass().getName().contains("NOP")
@@ -53,6 +58,24 @@ public final class Slf4jSink implements LogSink {
                     lookup.findVirtual(loggerType, "isDebugEnabled", MethodType.methodType(boolean.class))));
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /** An SLF4J 2 provider or an SLF4J 1.7 binding is visible to the application loader. */
+    private static boolean hasBinding(ClassLoader loader) {
+        try {
+            Class<?> spi = Class.forName("org.slf4j.spi.SLF4JServiceProvider", false, loader);
+            if (java.util.ServiceLoader.load(spi, loader).stream().findFirst().isPresent()) {
+                return true;
+            }
+        } catch (ClassNotFoundException | LinkageError | java.util.ServiceConfigurationError slf4jOneOrNone) {
+            // fall through to the 1.7 binding
+        }
+        try {
+            Class.forName("org.slf4j.impl.StaticLoggerBinder", false, loader);
+            return true;
+        } catch (ClassNotFoundException | LinkageError none) {
+            return false;
         }
     }
 
