@@ -1,10 +1,6 @@
 package dev.effectful.agent.installer;
 
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
-
-import java.lang.instrument.IllegalClassFormatException;
 import java.nio.charset.StandardCharsets;
-import java.security.ProtectionDomain;
 
 /**
  * Keeps Byte Buddy away from classes that cannot hold a tool. A class with an
@@ -12,24 +8,11 @@ import java.security.ProtectionDomain;
  * search decides for almost every class loaded, before anything parses it. This is what keeps the
  * agent's cost on a large application's start-up small.
  */
-final class AnnotationPrefilter extends ResettableClassFileTransformer.WithDelegation {
+final class AnnotationPrefilter {
 
     static final byte[] DESCRIPTOR = "Ldev/effectful/EffectfulTool;".getBytes(StandardCharsets.US_ASCII);
 
-    AnnotationPrefilter(ResettableClassFileTransformer delegate) {
-        super(delegate);
-    }
-
-    @Override
-    public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain, byte[] bytes)
-            throws IllegalClassFormatException {
-        return mayHoldTool(bytes) ? classFileTransformer.transform(loader, name, redefined, domain, bytes) : null;
-    }
-
-    @Override
-    public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
-                            byte[] bytes) throws IllegalClassFormatException {
-        return mayHoldTool(bytes) ? classFileTransformer.transform(module, loader, name, redefined, domain, bytes) : null;
+    private AnnotationPrefilter() {
     }
 
     static boolean mayHoldTool(byte[] bytes) {

@@ -2,20 +2,19 @@ package dev.effectful.agent.installer;
 
 import dev.effectful.Task;
 import dev.effectful.agent.bridge.TaskCarrier;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.utility.JavaModule;
 
-import java.lang.instrument.Instrumentation;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -28,7 +27,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * Makes the task follow the work: rewrites the JDK's executors so the {@link Task} current when work
  * is submitted is bound while it runs, and unbound afterwards. The tool transformer never looks at
  * bootstrap classes; this one looks at nothing else, and only at the few named here, so it costs a
- * name comparison per loaded class.
+ * set lookup per loaded class.
  *
  * <pre>
  * submit side                                                  | run side
@@ -55,13 +54,18 @@ final class ContextPropagation {
     /** JDK 17 on one or two cores: CompletableFuture's *Async stages each get a new plain thread. */
     private static final String CF_THREAD_PER_TASK = "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor";
 
-    private ContextPropagation() {
-    }
+    private static final Set<String> EXECUTORS = Stream.of(TPE, STPE, FJP, FJT, FUTURE_TASK, THREAD_BUILDERS,
+            CF_THREAD_PER_TASK).map(n -> n.replace('.', '/')).collect(Collectors.toUnmodifiableSet());
 
-    /** Installs the executor rewriting; returns how long it took, in nanoseconds, for the start-up report. */
-    static long install(Instrumentation inst) {
-        long start = System.nanoTime();
-        // each advice class is read once here, not once per rewritten type
+    /** Internal names of the classes rewritten here, each with the advice it gets. */
+    private final Map<String, List<AsmVisitorWrapper>> advice = new HashMap<>();
+    private final ClassRewriter rewriter = new ClassRewriter();
+
+    /**
+     * Reads each advice class once. Executor types are matched by name, never as class literals:
+     * building this may run while the JDK is loading one of them on another thread.
+     */
+    ContextPropagation() {
         AsmVisitorWrapper tpe = on(SubmitRunnable.class, named("execute").and(takesArguments(Runnable.class)));
         AsmVisitorWrapper scheduleRunnable = on(WrapRunnable.class,
                 namedOneOf("schedule", "scheduleAtFixedRate", "scheduleWithFixedDelay").and(takesArgument(0, Runnable.class)));
@@ -70,55 +74,44 @@ final class ContextPropagation {
         AsmVisitorWrapper fjpRunnable = on(SubmitToForkJoin.class,
                 namedOneOf("execute", "submit").and(takesArgument(0, Runnable.class)));
         AsmVisitorWrapper fjpTask = on(CaptureArgument.class, namedOneOf("execute", "submit", "invoke", "externalSubmit",
-                "lazySubmit").and(takesArgument(0, ForkJoinTask.class)));
+                "lazySubmit").and(takesArgument(0, named(FJT))));
         // JDK 21+: the private funnel behind invokeAll and friends
         AsmVisitorWrapper fjpFunnel = on(CaptureSecondArgument.class, named("poolSubmit").and(takesArguments(2))
-                .and(takesArgument(1, ForkJoinTask.class)));
+                .and(takesArgument(1, named(FJT))));
         AsmVisitorWrapper fork = on(CaptureThis.class, named("fork").and(takesArguments(0)));
         AsmVisitorWrapper doExec = on(BindAroundRun.class, named("doExec").and(takesArguments(0)));
         AsmVisitorWrapper futureRun = on(BindAroundRun.class, namedOneOf("run", "runAndReset").and(takesArguments(0)));
         AsmVisitorWrapper virtual = on(WrapFourthRunnable.class, named("newVirtualThread")
                 .and(takesArguments(4)).and(takesArgument(3, Runnable.class)));
-        new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-                .disableClassFormatChanges()
-                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-                .with(AgentBuilder.DescriptionStrategy.Default.HYBRID)
-                .with(new Errors())
-                // the default ignores the bootstrap loader, which is the only one this builder is for
-                .ignore(not(namedOneOf(TPE, STPE, FJP, FJT, FUTURE_TASK, THREAD_BUILDERS, CF_THREAD_PER_TASK)))
-                .type(named(TPE).or(named(CF_THREAD_PER_TASK)))
-                .transform((b, t, l, m, d) -> b.visit(tpe))
-                .type(named(STPE))
-                .transform((b, t, l, m, d) -> b.visit(scheduleRunnable).visit(callables))
-                .type(named(FJP))
-                .transform((b, t, l, m, d) -> b.visit(scheduleRunnable).visit(callables).visit(fjpRunnable)
-                        .visit(fjpTask).visit(fjpFunnel))
-                .type(named(FJT))
-                .transform((b, t, l, m, d) -> b.visit(fork).visit(doExec))
-                .type(named(FUTURE_TASK))
-                .transform((b, t, l, m, d) -> b.visit(futureRun))
-                .type(named(THREAD_BUILDERS))
-                .transform((b, t, l, m, d) -> b.visit(virtual))
-                .installOn(inst);
-        return System.nanoTime() - start;
+        put(TPE, tpe);
+        put(CF_THREAD_PER_TASK, tpe);
+        put(STPE, scheduleRunnable, callables);
+        put(FJP, scheduleRunnable, callables, fjpRunnable, fjpTask, fjpFunnel);
+        put(FJT, fork, doExec);
+        put(FUTURE_TASK, futureRun);
+        put(THREAD_BUILDERS, virtual);
+    }
+
+    /** Whether a class of the bootstrap loader is one this rewrites: a set lookup, nothing of Byte Buddy. */
+    static boolean isExecutor(String internalName) {
+        return EXECUTORS.contains(internalName);
+    }
+
+    /** The class with the task carried through it, or null if it is not one of the executors. */
+    byte[] weave(String internalName, byte[] bytes) {
+        List<AsmVisitorWrapper> wrappers = advice.get(internalName);
+        if (wrappers == null) {
+            return null;
+        }
+        return rewriter.rewrite(rewriter.describe(null, internalName, bytes), wrappers);
+    }
+
+    private void put(String name, AsmVisitorWrapper... wrappers) {
+        advice.put(name.replace('.', '/'), List.of(wrappers));
     }
 
     private static AsmVisitorWrapper on(Class<?> advice, ElementMatcher<? super MethodDescription> methods) {
         return Advice.to(advice).on(not(isAbstract()).and(methods));
-    }
-
-    static String millis(long nanos) {
-        return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / (double) TimeUnit.MILLISECONDS.toNanos(1));
-    }
-
-    /** A JDK class that cannot be rewritten only means the task does not follow through it. */
-    private static final class Errors extends AgentBuilder.Listener.Adapter {
-        @Override
-        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable t) {
-            dev.effectful.runtime.log.AgentLog.errorOnce("propagation:" + typeName, "effectful could not rewrite "
-                    + typeName + "; the task context does not follow work through it (use Task.wrap)", t);
-        }
     }
 
     // ------------------------------------------------------------------ advice (inlined into java.base)

@@ -9,7 +9,6 @@ import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.lang.reflect.Method;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,14 +22,11 @@ final class EngineDispatcher implements Dispatcher {
     /** Without a task budget, how long a call waits for the index rebuild of a large journal. */
     private static final long START_WAIT_WITHOUT_BUDGET_SECONDS = 300;
 
-    private final CompletableFuture<CallEngine> engine;
+    private final EngineStarter starter;
 
     EngineDispatcher(EngineStarter starter) {
-        this.engine = starter.engine();
         this.starter = starter;
     }
-
-    private final EngineStarter starter;
 
     @Override
     public Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
@@ -53,7 +49,7 @@ final class EngineDispatcher implements Dispatcher {
         if (isRead(type, methodAndDescriptor)) {
             return null;
         }
-        String why = engine.isDone() ? "the effectful engine failed to start (" + startFailure() + ")"
+        String why = starter.finished() ? "the effectful engine failed to start (" + startFailure() + ")"
                 : "the effectful engine is still rebuilding its intent index from the journal and the task budget ran out";
         return new Refusal(Outcome.retryable("journal unavailable: " + why + "; the call was not made"),
                 methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
@@ -61,12 +57,12 @@ final class EngineDispatcher implements Dispatcher {
 
     @Override
     public Object[] arguments(Object handle, Object[] original) {
-        return handle instanceof Refusal ? original : engine.join().arguments(handle, original);
+        return handle instanceof Refusal ? original : starter.ready().arguments(handle, original);
     }
 
     @Override
     public boolean skipBody(Object handle) {
-        return handle instanceof Refusal || engine.join().skipBody(handle);
+        return handle instanceof Refusal || starter.ready().skipBody(handle);
     }
 
     @Override
@@ -75,7 +71,7 @@ final class EngineDispatcher implements Dispatcher {
             // a tool declared to return Outcome gets its failure as an Outcome, as from the engine
             return r.returnsOutcome() ? r.outcome() : null;
         }
-        return engine.join().exit(handle, returned, thrown).value();
+        return starter.ready().exit(handle, returned, thrown).value();
     }
 
     @Override
@@ -83,7 +79,7 @@ final class EngineDispatcher implements Dispatcher {
         if (handle instanceof Refusal r) {
             return r.returnsOutcome() ? null : new ToolOutcomeException(r.outcome());
         }
-        return engine.join().thrown(handle);
+        return starter.ready().thrown(handle);
     }
 
     private record Refusal(Outcome<?> outcome, boolean returnsOutcome) {
@@ -91,33 +87,24 @@ final class EngineDispatcher implements Dispatcher {
 
     private CallEngine engine() {
         starter.startInBackground();
-        if (engine.isDone() && !engine.isCompletedExceptionally()) {
-            return engine.join();
+        CallEngine ready = starter.ready();
+        if (ready != null || starter.finished()) {
+            return ready;
         }
         // the first calls wait for the index rebuild, but never past their task's deadline
         long waitNanos = dev.effectful.Task.current().map(t -> t.remaining().toNanos())
                 .orElse(TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS));
         try {
-            return engine.get(waitNanos, TimeUnit.NANOSECONDS);
+            return starter.await(waitNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
-        } catch (java.util.concurrent.TimeoutException stillStarting) {
-            return null;
-        } catch (Exception e) {
-            AgentLog.errorOnce("engine-start", "effectful engine failed to start: " + e, e);
             return null;
         }
     }
 
     private String startFailure() {
-        try {
-            engine.getNow(null);
-            return "not started in time";
-        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            return cause.getMessage() == null ? cause.toString() : cause.getMessage();
-        }
+        return starter.failure().map(cause -> cause.getMessage() == null ? cause.toString() : cause.getMessage())
+                .orElse("not started in time");
     }
 
     private static boolean isRead(Class<?> type, String sig) {

@@ -1,0 +1,41 @@
+package dev.effectful.agent.installer;
+
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+import java.util.List;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
+import static net.bytebuddy.matcher.ElementMatchers.isMethod;
+import static net.bytebuddy.matcher.ElementMatchers.isNative;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+
+/**
+ * Inlines {@link ToolAdvice} into every {@code @EffectfulTool} method of a class. javac copies
+ * method annotations onto bridge methods; those are left alone so a call is guarded once.
+ */
+final class ToolWeaving {
+
+    static final String TOOL_ANNOTATION = "dev.effectful.EffectfulTool";
+
+    private static final ElementMatcher<MethodDescription> TOOLS = isMethod()
+            .and(isAnnotatedWith(named(TOOL_ANNOTATION)))
+            .and(not(isBridge())).and(not(isAbstract())).and(not(isNative()));
+
+    private final ClassRewriter rewriter = new ClassRewriter();
+    private final AsmVisitorWrapper advice = Advice.to(ToolAdvice.class).on(TOOLS);
+
+    /** The rewritten class, or null when it declares no tool (it only mentions the annotation). */
+    byte[] weave(ClassLoader loader, String internalName, byte[] bytes) {
+        ClassRewriter.Target target = rewriter.describe(loader, internalName, bytes);
+        if (target.type().getDeclaredMethods().filter(TOOLS).isEmpty()) {
+            return null;
+        }
+        return rewriter.rewrite(target, List.of(advice));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.effectful.agent.installer;
+
+import dev.effectful.runtime.log.AgentLog;
+
+/**
+ * The two weavers, each built on first use: building one loads most of Byte Buddy, which is the
+ * largest part of the agent's start-up cost. {@link #warmUpInBackground()} builds them on a
+ * daemon thread while the application starts, so the first tool class rarely waits for it.
+ */
+final class Weavers {
+
+    private Weavers() {
+    }
+
+    static ToolWeaving tools() {
+        return Tools.INSTANCE;
+    }
+
+    static ContextPropagation executors() {
+        return Executors.INSTANCE;
+    }
+
+    static void warmUpInBackground() {
+        Thread t = new Thread(() -> {
+            try {
+                tools();
+                executors();
+            } catch (Throwable e) {
+                // each class that needs a weaver reports the failure with what it means for that class
+                AgentLog.debug("effectful weaver warm-up failed: " + e);
+            }
+        }, "effectful-warmup");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static final class Tools {
+        static final ToolWeaving INSTANCE = new ToolWeaving();
+    }
+
+    private static final class Executors {
+        static final ContextPropagation INSTANCE = new ContextPropagation();
+    }
+}
