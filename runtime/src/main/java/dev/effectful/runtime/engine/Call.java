@@ -16,7 +16,6 @@ final class Call {
     String intentKey;
     int attempt;
     String attemptId;
-    String argsJson;
     long startedMillis;
     long startNanos;
     boolean journaled;

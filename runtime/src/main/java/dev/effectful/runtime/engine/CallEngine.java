@@ -119,7 +119,6 @@ public final class CallEngine {
         }
         String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());
         call.intentKey = IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot());
-        call.argsJson = argsRenderer.render(call.args, tool.params());
         // after the key (the refusal names the intent it refused), before any intent is written
         if (task.hasBudget()) {
             long left = task.leftNanos();
@@ -182,7 +181,8 @@ public final class CallEngine {
         call.startNanos = System.nanoTime();
         JournalRecord intent = base(call, RecordType.INTENT)
                 .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis)
-                .budgetLeftS(call.task.leftSeconds()).args(call.argsJson).build();
+                // rendered only here: a deduplicated or refused call never needs its arguments as JSON
+                .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
         try {
             long index = journal.append(intent);
             store.apply(index, intent);

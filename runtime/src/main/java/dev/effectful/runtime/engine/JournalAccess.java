@@ -30,6 +30,7 @@ public final class JournalAccess {
     private final String unavailableReason;
     private final JournalHealth health;
     private volatile String lastProblem;
+    private final RecentResults recent = new RecentResults();
 
     private JournalAccess(Journal journal, String unavailableReason, JournalHealth health) {
         this.journal = journal;
@@ -70,10 +71,16 @@ public final class JournalAccess {
                 lastProblem = null;
             }
         }
-        return journal.append(r);
+        long index = journal.append(r);
+        recent.remember(index, r);
+        return index;
     }
 
     Optional<JournalRecord> read(long index) {
+        JournalRecord remembered = recent.find(index);
+        if (remembered != null) {
+            return Optional.of(remembered);
+        }
         return journal == null ? Optional.empty() : journal.read(index);
     }
 
