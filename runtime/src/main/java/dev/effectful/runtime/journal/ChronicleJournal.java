@@ -57,9 +57,9 @@ public final class ChronicleJournal implements Journal {
         try {
             SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir)
                     .rollCycle(rollCycle == null ? RollCycles.FAST_DAILY : rollCycle)
-                    // never Chronicle's own SYNC mode: it msyncs on every document, outcomes included,
-                    // and the intent was then synced twice; append() syncs exactly the intents
-                    .syncMode(SyncMode.NONE)
+                    // the store's mode is what lets appender.sync() msync at all (under NONE it is a
+                    // no-op, measured); append() calls it after intents only
+                    .syncMode(syncIntents ? SyncMode.SYNC : SyncMode.NONE)
                     .storeFileListener(new OwnerOnlyFiles(listener))
                     .build();
             // the metadata file is made at build(), before any listener hears of it
