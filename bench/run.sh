@@ -31,5 +31,5 @@ cd "$out"
 exec "$java" -Xmx2g \
   --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-exports java.base/jdk.internal.ref=ALL-UNNAMED \
   --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
-  -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true \
+  -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true ${BENCH_DRIVER_OPTS:-} \
   -jar "$out/benchmarks.jar" --agent "$agent" --annotations "$annotations" --out "$out" --jdk25 "$jdk25" "$@"

@@ -44,8 +44,12 @@ final class Markdown {
             Recovery.Result rec = r.recovery;
             b.append("## Recovery and disk (1,000,000 attempts = ").append(String.format("%,d", rec.records()))
                     .append(" journal records)\n\n");
-            b.append(String.format("- first call served: %.2f s after launch (%.0f ms after the JVM's recorded start)%n",
+            b.append(String.format("- first call served: %.2f s after launch (%.0f ms after the JVM's recorded start),"
+                    + " restarting on the journal with the index snapshot an earlier run left%n",
                     rec.secondsToFirstCall(), rec.msSinceJvmStart()));
+            b.append(String.format("- first start on it (no snapshot yet, the whole journal replayed): %.2f s%n",
+                    rec.coldSecondsToFirstCall()));
+            b.append(String.format("- index snapshot on disk: %.0f bytes per remembered key%n", rec.snapshotBytesPerKey()));
             b.append(String.format("- heap per remembered key: %.0f bytes%n", rec.heapBytesPerKey()));
             b.append(String.format("- disk per attempt: %.0f bytes used in the cycle file (%.0f bytes allocated)%n",
                     rec.diskBytesPerAttempt(), rec.diskAllocatedBytesPerAttempt()));

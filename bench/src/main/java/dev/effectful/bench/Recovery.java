@@ -22,9 +22,14 @@ final class Recovery {
     static final int ATTEMPTS = 1_000_000;
 
     /** What the recovery part reports; histogram is the top of a live class histogram, for the note. */
-    record Result(long records, double secondsToFirstCall, double msSinceJvmStart, double heapBytesPerKey,
-                  double diskBytesPerAttempt, double diskAllocatedBytesPerAttempt, double generateSeconds,
-                  List<String> histogram) {
+    /**
+     * @param secondsToFirstCall      a restart of an agent that ran on this journal before (its index
+     *                                snapshot is there): the usual case
+     * @param coldSecondsToFirstCall  the first start on a journal with no snapshot: a full replay
+     */
+    record Result(long records, double secondsToFirstCall, double msSinceJvmStart, double coldSecondsToFirstCall,
+                  double heapBytesPerKey, double diskBytesPerAttempt, double diskAllocatedBytesPerAttempt,
+                  double snapshotBytesPerKey, double generateSeconds, List<String> histogram) {
     }
 
     private final Settings settings;
@@ -49,22 +54,28 @@ final class Recovery {
             System.out.printf("== recovery: wrote %,d attempts (%,d records) in %.1f s; cycle file used %,d bytes,"
                     + " allocated %,d%n", w.attempts(), w.records(), w.seconds(), w.usedBytes(), allocated);
 
-            Probe base = probe(empty, false);
+            Probe base = probe(empty, false, null);
+            // the first start replays everything and leaves an index snapshot for the next ones
+            Path snapshot = full.resolve("index.snapshot");
+            Probe cold = probe(full, false, snapshot);
             List<Double> wall = new ArrayList<>();
             List<Double> sinceStart = new ArrayList<>();
             Probe last = null;
             int runs = settings.quick() ? 1 : 3;
             for (int i = 0; i < runs; i++) {
-                last = probe(full, i == runs - 1);
+                last = probe(full, i == runs - 1, null);
                 wall.add(last.wallMs());
                 sinceStart.add(last.sinceJvmStartMs());
             }
             double heapPerKey = (double) (last.heapUsed() - base.heapUsed()) / ATTEMPTS;
-            System.out.printf("== recovery: first call served %.0f ms after launch (%.0f ms after JVM start);"
-                    + " heap %,d vs %,d empty = %.0f bytes/key%n", Startup.median(wall), Startup.median(sinceStart),
-                    last.heapUsed(), base.heapUsed(), heapPerKey);
-            return new Result(w.records(), Startup.median(wall) / 1000.0, Startup.median(sinceStart), heapPerKey,
-                    (double) w.usedBytes() / ATTEMPTS, (double) allocated / ATTEMPTS, w.seconds(), last.histogram());
+            double snapshotPerKey = Files.exists(snapshot) ? (double) Files.size(snapshot) / ATTEMPTS : Double.NaN;
+            System.out.printf("== recovery: first call served %.0f ms after launch (%.0f ms after JVM start) with the"
+                    + " index snapshot, %.0f ms without (first start); heap %,d vs %,d empty = %.0f bytes/key;"
+                    + " snapshot %.0f bytes/key%n", Startup.median(wall), Startup.median(sinceStart), cold.wallMs(),
+                    last.heapUsed(), base.heapUsed(), heapPerKey, snapshotPerKey);
+            return new Result(w.records(), Startup.median(wall) / 1000.0, Startup.median(sinceStart),
+                    cold.wallMs() / 1000.0, heapPerKey, (double) w.usedBytes() / ATTEMPTS, (double) allocated / ATTEMPTS,
+                    snapshotPerKey, w.seconds(), last.histogram());
         } finally {
             Dirs.delete(full);
             Dirs.delete(empty);
@@ -74,10 +85,16 @@ final class Recovery {
     record Probe(double wallMs, double sinceJvmStartMs, long heapUsed, List<String> histogram) {
     }
 
-    private Probe probe(Path journal, boolean histogram) throws IOException, InterruptedException {
-        List<String> cmd = List.of(Settings.java17().toString(), "-Xms512m", "-Xmx4g", "-XX:+UseG1GC",
-                "-javaagent:" + settings.agentJar(), "-Deffectful.journal.dir=" + journal,
-                "-cp", System.getProperty("java.class.path"), RecoveryProbe.class.getName());
+    /** @param awaitFile if not null, the probe is kept alive until this file exists (bounded) */
+    private Probe probe(Path journal, boolean histogram, Path awaitFile) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Settings.java17().toString(), "-Xms512m", "-Xmx4g", "-XX:+UseG1GC"));
+        // e.g. -Dbench.recovery.jvmArgs=-XX:StartFlightRecording=filename=rec.jfr to see where the rebuild goes
+        String extra = System.getProperty("bench.recovery.jvmArgs", "").trim();
+        if (!extra.isEmpty()) {
+            cmd.addAll(List.of(extra.split("\\s+")));
+        }
+        cmd.addAll(List.of("-javaagent:" + settings.agentJar(), "-Deffectful.journal.dir=" + journal,
+                "-cp", System.getProperty("java.class.path"), RecoveryProbe.class.getName()));
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Double wall = null;
@@ -100,6 +117,9 @@ final class Recovery {
                     if (histogram) {
                         hist = histogram(p.pid());
                     }
+                    if (awaitFile != null) {
+                        awaitFile(awaitFile, 180);
+                    }
                     in.write('\n');
                     in.flush();
                 }
@@ -113,6 +133,17 @@ final class Recovery {
             throw new IOException("recovery probe did not report: " + cmd + "\n" + seen);
         }
         return new Probe(wall, since, heap, hist);
+    }
+
+    private static void awaitFile(Path f, int seconds) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!Files.exists(f) && System.nanoTime() < until) {
+            Thread.sleep(100);
+        }
+        if (!Files.exists(f)) {
+            System.out.println("== recovery: no index snapshot appeared within " + seconds + " s; the next starts"
+                    + " replay the whole journal too");
+        }
     }
 
     private static String field(String line, String name) {

@@ -127,6 +127,8 @@ public final class RunAll {
                 r.put("records", Recovery.ATTEMPTS);
                 r.put("journal_records", recovery.records());
                 r.put("seconds_to_first_call", round(recovery.secondsToFirstCall()));
+                r.put("seconds_to_first_call_without_snapshot", round(recovery.coldSecondsToFirstCall()));
+                r.put("snapshot_bytes_per_key", round(recovery.snapshotBytesPerKey()));
                 r.put("ms_from_jvm_start_to_first_call", recovery.msSinceJvmStart());
                 r.put("heap_bytes_per_key", round(recovery.heapBytesPerKey()));
                 r.put("live_heap_histogram", recovery.histogram());

@@ -46,8 +46,9 @@ final class Targets {
         }
         if (r.recovery != null) {
             out.add(new Check("recovery: first call within 1 s of start (1M attempts)",
-                    String.format("%.2f s from launch, %.0f ms from JVM start", r.recovery.secondsToFirstCall(),
-                            r.recovery.msSinceJvmStart()), r.recovery.secondsToFirstCall() <= 1.0));
+                    String.format("%.2f s from launch, %.0f ms from JVM start (first start, no snapshot: %.2f s)",
+                            r.recovery.secondsToFirstCall(), r.recovery.msSinceJvmStart(),
+                            r.recovery.coldSecondsToFirstCall()), r.recovery.secondsToFirstCall() <= 1.0));
             out.add(new Check("recovery: under 200 bytes of heap per remembered key",
                     String.format("%.0f B", r.recovery.heapBytesPerKey()), r.recovery.heapBytesPerKey() < 200));
             out.add(new Check("under 400 bytes of disk per attempt",

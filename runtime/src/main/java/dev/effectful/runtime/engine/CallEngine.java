@@ -184,8 +184,7 @@ public final class CallEngine {
                 // rendered only here: a deduplicated or refused call never needs its arguments as JSON
                 .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
         try {
-            long index = journal.append(intent);
-            store.apply(index, intent);
+            journal.appendAndApply(intent, store);
             call.journaled = true;
         } catch (JournalUnavailableException e) {
             if (!call.tool.isRead()) {
@@ -528,8 +527,7 @@ public final class CallEngine {
 
     void appendAndApply(JournalRecord r) {
         try {
-            long index = journal.append(r);
-            store.apply(index, r);
+            journal.appendAndApply(r, store);
         } catch (JournalUnavailableException e) {
             AgentLog.errorOnce("append:" + r.type(), "could not journal a " + r.type().word() + " record: "
                     + e.getMessage() + "; the intent stays unresolved in the journal", null);

@@ -8,6 +8,7 @@ import dev.effectful.runtime.journal.JournalHealth;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.IndexSnapshot;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 import dev.effectful.runtime.reentry.RetentionSweeper;
 import dev.effectful.runtime.values.ArgsRenderer;
@@ -19,6 +20,7 @@ import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.Optional;
 
 /**
  * Builds a {@link CallEngine} from the configuration: opens the journal (or records why it cannot),
@@ -37,7 +39,7 @@ public final class EngineFactory {
             ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
                     rollCycle(config.rollCycle()), null);
             long started = System.nanoTime();
-            journal.replayForIndex(store::apply);
+            long replayed = rebuild(journal, store);
             // at start, then periodically: forget expired keys and delete the cycle files nothing needs
             RetentionSweeper.Result swept = new RetentionSweeper(journal, store, config.retention(),
                     System::currentTimeMillis).startPeriodic().lastResult();
@@ -46,6 +48,7 @@ public final class EngineFactory {
                     + (System.nanoTime() - started) / 1_000_000 + " ms");
             access = JournalAccess.of(journal, new JournalHealth(config.journalDir(), config.journalReserveBytes(),
                     JournalAccess.HEALTH_REFRESH_MILLIS));
+            new IndexCheckpoints(journal, access, store, replayed).start();
             fingerprinter = Fingerprinter.forJournal(config.journalDir());
         } catch (IOException | RuntimeException e) {
             String reason = "cannot open journal directory " + config.journalDir() + ": " + e.getMessage();
@@ -65,6 +68,42 @@ public final class EngineFactory {
         }
         return new CallEngine(config, access, intentStore(config, store), new ArgsRenderer(fingerprinter, 65_536),
                 new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+    }
+
+    /**
+     * Fills the index: from its snapshot plus the journal after it when the snapshot matches this
+     * journal (its last record is there, with the same key), else from the whole journal. Returns
+     * how many records were replayed.
+     */
+    static long rebuild(ChronicleJournal journal, LocalIntentIndex store) {
+        Optional<IndexSnapshot.Covers> snapshot = store.loadSnapshot(journal.directory());
+        if (snapshot.isPresent()) {
+            IndexSnapshot.Covers c = snapshot.get();
+            boolean matches = journal.read(c.lastIndex()).map(r -> c.lastKey().equals(r.intentKey())).orElse(false);
+            if (matches) {
+                try {
+                    long tail = journal.replayForIndexAfter(c.lastIndex(), store::apply);
+                    if (tail >= 0) {
+                        AgentLog.debug("effectful index: " + c.entries() + " intents from the snapshot, " + tail
+                                + " journal records after it");
+                        return tail;
+                    }
+                } catch (RuntimeException e) {
+                    AgentLog.warnOnce("snapshot-tail", "effectful could not replay the journal after its index"
+                            + " snapshot (" + e.getMessage() + "); replaying the whole journal");
+                }
+            } else {
+                AgentLog.info("effectful index snapshot in " + journal.directory() + " does not match the journal"
+                        + " (its last record is gone or different); replaying the whole journal");
+            }
+            store.clear();
+        }
+        long[] count = {0};
+        journal.replayForIndex((i, r) -> {
+            count[0]++;
+            store.apply(i, r);
+        });
+        return count[0];
     }
 
     /**

@@ -6,8 +6,11 @@ import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.reentry.IntentStore;
 
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The journal as the engine sees it: possibly unavailable (a directory that cannot be created, a
@@ -31,6 +34,12 @@ public final class JournalAccess {
     private final JournalHealth health;
     private volatile String lastProblem;
     private final RecentResults recent = new RecentResults();
+    /**
+     * Appending a record and folding it into the index is one step for checkpoints: they take the
+     * write side only to read the journal's last index while no record is between the two.
+     */
+    private final ReentrantReadWriteLock folding = new ReentrantReadWriteLock();
+    private final LongAdder folded = new LongAdder();
 
     private JournalAccess(Journal journal, String unavailableReason, JournalHealth health) {
         this.journal = journal;
@@ -74,6 +83,37 @@ public final class JournalAccess {
         long index = journal.append(r);
         recent.remember(index, r);
         return index;
+    }
+
+    /** Appends {@code r} and folds it into {@code store}, as one step for {@link IndexCheckpoints}. */
+    long appendAndApply(JournalRecord r, IntentStore store) {
+        folding.readLock().lock();
+        try {
+            long index = append(r);
+            store.apply(index, r);
+            folded.increment();
+            return index;
+        } finally {
+            folding.readLock().unlock();
+        }
+    }
+
+    /** How many records were appended and folded into the index since start. */
+    long foldedCount() {
+        return folded.sum();
+    }
+
+    /**
+     * The journal's last index at a moment when every record up to it is folded into the index
+     * (only records that are never folded, like dedup markers, may be in flight).
+     */
+    long settledLastIndex(java.util.function.LongSupplier lastIndex) {
+        folding.writeLock().lock();
+        try {
+            return lastIndex.getAsLong();
+        } finally {
+            folding.writeLock().unlock();
+        }
     }
 
     Optional<JournalRecord> read(long index) {

@@ -289,6 +289,52 @@ public final class ChronicleJournal implements Journal {
         }
     }
 
+    /** The index of the newest record, or -1 for an empty journal. */
+    public long lastIndex() {
+        try {
+            return queue.lastIndex();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Visits, decoded for the index, every record after the one at {@code index}: the tail a
+     * snapshot of the index does not cover. Returns how many, or -1 if that record is not in the
+     * journal (then nothing was visited and a full replay is needed).
+     */
+    public long replayForIndexAfter(long index, RecordVisitor visitor) {
+        long[] visited = {0};
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            if (!tailer.moveToIndex(index)) {
+                return -1;
+            }
+            try (DocumentContext first = tailer.readingDocument()) {
+                if (!first.isPresent() || first.index() != index) {
+                    return -1;
+                }
+            }
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return visited[0];
+                    }
+                    if (!dc.isData()) {
+                        continue;
+                    }
+                    JournalRecord r = RecordCodec.readForIndex(dc.wire());
+                    if (r != null) {
+                        visited[0]++;
+                        visitor.visit(dc.index(), r);
+                    }
+                }
+            }
+        } catch (RuntimeException | InternalError e) {
+            throw new JournalUnavailableException("journal damaged in " + dir + " after the index snapshot: "
+                    + visited[0] + " records read, then " + rootMessage(e), e);
+        }
+    }
+
     static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {

@@ -2,6 +2,8 @@ package dev.effectful.runtime.reentry;
 
 import dev.effectful.runtime.journal.JournalRecord;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -39,5 +41,26 @@ public final class LocalIntentIndex implements IntentStore {
     @Override
     public int size() {
         return states.size();
+    }
+
+    /** Replaces whatever is here by the snapshot in {@code journalDir}; empty if there is none usable. */
+    public Optional<IndexSnapshot.Covers> loadSnapshot(Path journalDir) {
+        states.clear();
+        try {
+            return IndexSnapshot.read(journalDir, states);
+        } catch (IOException | RuntimeException e) {
+            states.clear();
+            return Optional.empty();
+        }
+    }
+
+    /** Writes this index as covering the journal up to {@code lastIndex} (see the engine's checkpoints). */
+    public void writeSnapshot(Path journalDir, long lastIndex, String lastKey) throws IOException {
+        IndexSnapshot.write(journalDir, lastIndex, lastKey, states);
+    }
+
+    /** Forgets everything: a snapshot turned out not to match the journal. */
+    public void clear() {
+        states.clear();
     }
 }

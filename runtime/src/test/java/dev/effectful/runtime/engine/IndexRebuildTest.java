@@ -1,0 +1,163 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.reentry.IndexSnapshot;
+import dev.effectful.runtime.reentry.LocalIntentIndex;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A restart from an index snapshot plus the journal after it knows exactly what a full replay knows. */
+class IndexRebuildTest {
+
+    @TempDir
+    Path tmp;
+
+    /** One step of some intent's history, as the engine would journal it. */
+    private static JournalRecord step(Random rnd, String key, int attempt, long now) {
+        JournalRecord.Builder b;
+        switch (rnd.nextInt(6)) {
+            case 0, 1 -> b = JournalRecord.of(RecordType.INTENT).attempt(attempt).args("{}");
+            case 2, 3 -> {
+                String outcome = List.of("ok", "retryable", "permanent", "unknown").get(rnd.nextInt(4));
+                b = JournalRecord.of(RecordType.OUTCOME).attempt(attempt).outcome(outcome)
+                        .effectApplied(outcome.equals("ok") ? "yes" : outcome.equals("unknown") ? "unknown" : "no")
+                        .durationMs((long) rnd.nextInt(50));
+                if (outcome.equals("ok") && rnd.nextBoolean()) {
+                    b.result("\"r" + rnd.nextInt(100) + "\"");
+                }
+                if (outcome.equals("retryable") && rnd.nextBoolean()) {
+                    b.retryAfterS((long) rnd.nextInt(60));
+                }
+            }
+            case 4 -> b = JournalRecord.of(RecordType.PROBE).attempt(attempt)
+                    .probe(List.of("found", "absent", "failed").get(rnd.nextInt(3))).result(rnd.nextBoolean() ? "1" : null);
+            default -> b = JournalRecord.of(RecordType.RESOLUTION).effectApplied(rnd.nextBoolean() ? "yes" : "no");
+        }
+        return b.intentKey(key).task("t").call("send").kind("send").started(now).build();
+    }
+
+    private static String key(int i) {
+        return String.format("%064x", 0xabcdefL * (i + 1));
+    }
+
+    private static void assertSameKnowledge(LocalIntentIndex rebuilt, LocalIntentIndex full, int keys) {
+        assertThat(rebuilt.size()).isEqualTo(full.size());
+        for (int i = 0; i < keys; i++) {
+            assertThat(rebuilt.get(key(i))).as("key %d", i).isEqualTo(full.get(key(i)));
+        }
+    }
+
+    private static LocalIntentIndex fullReplay(Path dir) throws Exception {
+        LocalIntentIndex full = new LocalIntentIndex();
+        try (ChronicleJournal j = ChronicleJournal.openReader(dir)) {
+            j.replayForIndex(full::apply);
+        }
+        return full;
+    }
+
+    @Test
+    void aSnapshotTakenMidwayPlusTheTailEqualsAFullReplay() throws Exception {
+        Path dir = tmp.resolve("j");
+        Random rnd = new Random(20261130);
+        int keys = 300;
+        int total = 6000;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            JournalAccess access = JournalAccess.of(journal);
+            LocalIntentIndex live = new LocalIntentIndex();
+            IndexCheckpoints checkpoints = new IndexCheckpoints(journal, access, live, 0);
+            for (int n = 0; n < total; n++) {
+                access.appendAndApply(step(rnd, key(rnd.nextInt(keys)), 1 + n / 1000, 1_000L * n), live);
+                if (n == total * 6 / 10) {
+                    checkpoints.writeNow();
+                }
+            }
+            checkpoints.close();
+        }
+        LocalIntentIndex rebuilt = new LocalIntentIndex();
+        long replayed;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            replayed = EngineFactory.rebuild(journal, rebuilt);
+        }
+        assertThat(replayed).as("only the tail after the snapshot is replayed").isEqualTo(total - (total * 6 / 10) - 1);
+        assertSameKnowledge(rebuilt, fullReplay(dir), keys);
+    }
+
+    @Test
+    void snapshotsTakenWhileCallsGoOnStillLoseNothing() throws Exception {
+        Path dir = tmp.resolve("j");
+        int keys = 400;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            JournalAccess access = JournalAccess.of(journal);
+            LocalIntentIndex live = new LocalIntentIndex();
+            IndexCheckpoints checkpoints = new IndexCheckpoints(journal, access, live, 0);
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> writers = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int half = t;
+                Thread w = new Thread(() -> {
+                    Random rnd = new Random(half);
+                    for (int n = 0; n < 20_000 && !stop.get(); n++) {
+                        // each key is written by one thread only, as the in-flight guard ensures
+                        int k = 2 * rnd.nextInt(keys / 2) + half;
+                        access.appendAndApply(step(rnd, key(k), 1 + n / 5000, n), live);
+                    }
+                });
+                writers.add(w);
+                w.start();
+            }
+            int snapshots = 0;
+            while (writers.stream().anyMatch(Thread::isAlive)) {
+                checkpoints.writeNow();
+                snapshots++;
+            }
+            for (Thread w : writers) {
+                w.join(60_000);
+            }
+            checkpoints.close();
+            assertThat(snapshots).as("snapshots written while the writers ran").isGreaterThan(1);
+        }
+        LocalIntentIndex rebuilt = new LocalIntentIndex();
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            EngineFactory.rebuild(journal, rebuilt);
+        }
+        assertSameKnowledge(rebuilt, fullReplay(dir), keys);
+    }
+
+    @Test
+    void aSnapshotFromAnotherJournalIsIgnoredAndTheWholeJournalReplayed() throws Exception {
+        Path a = tmp.resolve("a");
+        Path b = tmp.resolve("b");
+        Random rnd = new Random(7);
+        int keys = 50;
+        for (Path dir : List.of(a, b)) {
+            try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+                JournalAccess access = JournalAccess.of(journal);
+                LocalIntentIndex live = new LocalIntentIndex();
+                for (int n = 0; n < 500; n++) {
+                    access.appendAndApply(step(rnd, key(rnd.nextInt(keys)), 1, n), live);
+                }
+                new IndexCheckpoints(journal, access, live, 0).writeNow();
+            }
+        }
+        // b's records differ from a's: a's snapshot must not be believed there
+        Files.copy(IndexSnapshot.file(a), IndexSnapshot.file(b), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        LocalIntentIndex rebuilt = new LocalIntentIndex();
+        long replayed;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(b, false, null, null)) {
+            replayed = EngineFactory.rebuild(journal, rebuilt);
+        }
+        assertThat(replayed).isEqualTo(500);
+        assertSameKnowledge(rebuilt, fullReplay(b), keys);
+    }
+}
