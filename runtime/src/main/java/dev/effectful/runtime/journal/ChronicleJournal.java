@@ -34,6 +34,7 @@ public final class ChronicleJournal implements Journal {
     private final ThreadLocal<ExcerptAppender> appenders;
     private final ThreadLocal<ExcerptTailer> tailers;
     private volatile int lastTightenedCycle = Integer.MIN_VALUE;
+    private List<String> damage = List.of();
 
     private ChronicleJournal(Path dir, SingleChronicleQueue queue, JournalLock lock, boolean syncIntents) {
         this.dir = dir;
@@ -55,6 +56,8 @@ public final class ChronicleJournal implements Journal {
         JournalFiles.ensureDirectory(dir);
         JournalLock lock = JournalLock.acquire(dir);
         try {
+            // before Chronicle maps anything: it cannot append to a truncated file (see JournalSalvage)
+            JournalSalvage salvage = JournalSalvage.prepare(dir);
             SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir)
                     .rollCycle(rollCycle == null ? RollCycles.FAST_DAILY : rollCycle)
                     .syncMode(syncIntents ? SyncMode.SYNC : SyncMode.NONE)
@@ -62,7 +65,18 @@ public final class ChronicleJournal implements Journal {
                     .build();
             // the metadata file is made at build(), before any listener hears of it
             JournalFiles.ownerOnly(dir.resolve("metadata.cq4t"));
-            return new ChronicleJournal(dir, q, lock, syncIntents);
+            ChronicleJournal j = new ChronicleJournal(dir, q, lock, syncIntents);
+            try {
+                salvage.finish(j);
+            } catch (IOException | RuntimeException e) {
+                j.queue.close();
+                throw e;
+            }
+            j.damage = salvage.report();
+            return j;
+        } catch (IOException e) {
+            lock.close();
+            throw e;
         } catch (RuntimeException | Error e) {
             lock.close();
             throw new IOException("cannot open journal " + dir + ": " + e, e);
@@ -260,6 +274,11 @@ public final class ChronicleJournal implements Journal {
         boolean deleted = Files.deleteIfExists(file.toPath());
         queue.refreshDirectoryListing();
         return deleted;
+    }
+
+    /** One line per damaged cycle file found when this writer opened (recovered and moved aside, or left). */
+    public List<String> damageFound() {
+        return damage;
     }
 
     /** The underlying queue, for the CLI's integrity checks and retention. */
