@@ -1,5 +1,6 @@
 package dev.effectful.runtime.journal;
 
+import dev.effectful.runtime.log.AgentLog;
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -199,6 +200,11 @@ public final class ChronicleJournal implements Journal {
                     JournalRecord r = lean ? RecordCodec.readForIndex(dc.wire()) : RecordCodec.read(dc.wire());
                     if (r != null) {
                         visitor.visit(dc.index(), r);
+                    } else {
+                        // not ours or overwritten: skipped, but never without a word
+                        AgentLog.warnOnce("journal-undecodable:" + dir, "journal " + dir + ": a record at index "
+                                + Long.toHexString(dc.index()) + " does not decode (bytes overwritten?) and was"
+                                + " skipped; run 'journal verify'");
                     }
                 }
             }

@@ -25,6 +25,9 @@ import java.util.List;
  * the next multiple of 4. A zero header is where the writer will write next; the file is
  * pre-sized and zero-filled beyond it. A not-complete header is a record torn by a killed writer,
  * which Chronicle itself skips: neither is damage.
+ *
+ * <p>The format has no checksum: bytes overwritten inside a record body that still decodes, or
+ * inside Chronicle's index arrays (which a sequential read does not use), are not detected.
  */
 public final class CycleFileScan {
 
@@ -37,19 +40,24 @@ public final class CycleFileScan {
     public record Found(long offset, JournalRecord record) {
     }
 
+    /** How much of each record to decode. */
+    private enum Decode { NONE, LEAN, FULL }
+
     /**
-     * @param records  every complete record before the damage (all of them when there is none)
+     * @param records  every complete record before the damage (all of them when there is none;
+     *                 empty from {@link #headers})
+     * @param complete how many complete records come before the damage
      * @param damageAt byte offset of the first damaged document, -1 when the file is sound
      * @param damage   what is wrong there, null when sound
      */
-    public record Result(Path file, List<Found> records, long damageAt, String damage) {
+    public record Result(Path file, List<Found> records, long complete, long damageAt, String damage) {
         public boolean damaged() {
             return damage != null;
         }
 
         /** One line for logs and {@code journal verify}: file, offset, what, how much was kept. */
         public String describe() {
-            return file.getFileName() + ": " + damage + " at byte " + damageAt + "; " + records.size()
+            return file.getFileName() + ": " + damage + " at byte " + damageAt + "; " + complete
                     + " complete record(s) before it";
         }
     }
@@ -57,18 +65,27 @@ public final class CycleFileScan {
     private CycleFileScan() {
     }
 
+    /**
+     * Walks the headers only: finds a cut or an overwritten header without decoding a record, which
+     * is what a writer can afford at every start.
+     */
+    public static Result headers(Path file) throws IOException {
+        return scan(file, Decode.NONE);
+    }
+
     /** Reads {@code file}, decoding records as the intent index needs them. */
     public static Result forIndex(Path file) throws IOException {
-        return scan(file, true);
+        return scan(file, Decode.LEAN);
     }
 
     /** Reads {@code file}, decoding every field of every record. */
     public static Result full(Path file) throws IOException {
-        return scan(file, false);
+        return scan(file, Decode.FULL);
     }
 
-    private static Result scan(Path file, boolean lean) throws IOException {
+    private static Result scan(Path file, Decode decode) throws IOException {
         List<Found> found = new ArrayList<>();
+        long complete = 0;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             Window w = new Window(ch);
@@ -76,33 +93,36 @@ public final class CycleFileScan {
             boolean first = true;
             while (true) {
                 if (pos + 4 > size) {
-                    return new Result(file, found, pos, "truncated: the file ends (" + size + " bytes)"
-                            + " where the next record header should be");
+                    return new Result(file, found, complete, pos, "truncated: the file ends (" + size + " bytes)"
+                            + " where a record header should be");
                 }
                 int header = w.intAt(pos);
                 if (header == 0) {
-                    return new Result(file, found, -1, null); // where the writer goes on
+                    return new Result(file, found, complete, -1, null); // where the writer goes on
                 }
                 if ((header & NOT_COMPLETE) != 0) {
-                    return new Result(file, found, -1, null); // torn by a killed writer; Chronicle skips it too
+                    return new Result(file, found, complete, -1, null); // torn by a killed writer; Chronicle skips it too
                 }
                 int length = header & LENGTH_MASK;
                 long end = pos + 4 + length;
                 if (end > size) {
-                    return new Result(file, found, pos, "truncated: a record of " + length + " bytes runs past"
-                            + " the end of the file (" + size + " bytes)");
+                    return new Result(file, found, complete, pos, "truncated or overwritten: a record header claims "
+                            + length + " bytes, past the end of the file (" + size + " bytes)");
                 }
                 boolean meta = (header & META) != 0;
                 if (first && !meta) {
-                    return new Result(file, found, pos, "no store header at the start of the file");
+                    return new Result(file, found, complete, pos, "overwritten: no store header at the start of the file");
                 }
                 first = false;
-                if (!meta) {
-                    JournalRecord r = decode(w.bytesAt(pos + 4, length), lean);
+                if (!meta && decode != Decode.NONE) {
+                    JournalRecord r = decode(w.bytesAt(pos + 4, length), decode == Decode.LEAN);
                     if (r == null) {
-                        return new Result(file, found, pos, "an undecodable record (bytes overwritten?)");
+                        return new Result(file, found, complete, pos, "overwritten: a record that does not decode");
                     }
                     found.add(new Found(pos, r));
+                }
+                if (!meta) {
+                    complete++;
                 }
                 pos = (end + 3) & ~3L;
             }

@@ -20,9 +20,10 @@ import java.util.stream.Stream;
  * intent index, the stored results and the CLI all read through Chronicle; a copy of the complete
  * prefix in the live cycle keeps every known intent deduplicated on this and every later start.
  *
- * <p>Only the newest cycle file is salvaged: records re-appended after a later cycle's records
- * would replay out of order. A damaged older file stays in place, is reported, and is read by
- * Chronicle as far as it can.
+ * <p>Only the newest cycle file is checked (by its headers, which finds a cut and overwritten
+ * headers cheaply) and salvaged: it is the one appends go to, and records re-appended after a later
+ * cycle's records would replay out of order. A damaged older file stays in place, is read by
+ * Chronicle as far as it can, and is reported by {@code journal verify}, which reads every file.
  *
  * <p>The file is first renamed {@code NAME.salvaging-TS}; once its records are appended and synced
  * it becomes {@code NAME.damaged-TS}. A kill in between leaves the first name, and the next start
@@ -39,12 +40,7 @@ public final class JournalSalvage {
     public record Moved(Path pending, CycleFileScan.Result scan) {
     }
 
-    /** A damaged cycle file left where it is (an older one), for the log. */
-    public record Left(CycleFileScan.Result scan) {
-    }
-
     private final List<Moved> moved = new ArrayList<>();
-    private final List<Left> left = new ArrayList<>();
 
     private JournalSalvage() {
     }
@@ -56,15 +52,12 @@ public final class JournalSalvage {
             s.moved.add(new Moved(pending, CycleFileScan.full(pending)));
         }
         List<Path> cycles = list(dir, p -> p.endsWith(".cq4"));
-        for (int i = 0; i < cycles.size(); i++) {
-            Path f = cycles.get(i);
-            CycleFileScan.Result quick = CycleFileScan.forIndex(f);
-            if (!quick.damaged()) {
-                continue;
-            }
-            if (i < cycles.size() - 1) {
-                s.left.add(new Left(quick));
-                continue;
+        if (!cycles.isEmpty()) {
+            // only the newest: older files are never appended to, and reading them all at every start
+            // would cost the start time of a large journal; 'journal verify' checks every file
+            Path f = cycles.get(cycles.size() - 1);
+            if (!CycleFileScan.headers(f).damaged()) {
+                return s;
             }
             Path pending = f.resolveSibling(f.getFileName() + SALVAGING + LocalDateTime.now().format(STAMP));
             Files.move(f, pending, StandardCopyOption.ATOMIC_MOVE);
@@ -97,10 +90,6 @@ public final class JournalSalvage {
             lines.add("journal damaged: " + m.scan().describe() + "; those records were recovered and copied into the"
                     + " live journal, the damaged file was moved aside as " + damagedName(m.pending()).getFileName()
                     + " (nothing after the damage could be read); run 'journal verify'");
-        }
-        for (Left l : left) {
-            lines.add("journal damaged: " + l.scan().describe() + "; an older cycle file, left in place and read as far"
-                    + " as possible; run 'journal verify'");
         }
         return lines;
     }
