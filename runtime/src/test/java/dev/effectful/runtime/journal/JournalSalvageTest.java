@@ -94,22 +94,40 @@ class JournalSalvageTest {
     void bytesOverwrittenInTheNewestFileKeepEverythingBeforeThem() throws Exception {
         Path dir = journalOf(60);
         Path cycle = only(dir, ".cq4");
-        long used = used(cycle);
+        long header = CycleFileScan.full(cycle).records().get(30).offset();
         try (RandomAccessFile f = new RandomAccessFile(cycle.toFile(), "rw")) {
-            f.seek(used - 3000);
+            f.seek(header);
             byte[] junk = new byte[64];
             Arrays.fill(junk, (byte) 0x5a);
             f.write(junk);
         }
         CycleFileScan.Result scan = CycleFileScan.full(cycle);
         assertThat(scan.damaged()).isTrue();
-        assertThat(scan.damageAt()).isBetween(used - 3000 - 200, used - 3000 + 64);
+        assertThat(scan.damageAt()).isEqualTo(header);
+        assertThat(scan.records()).hasSize(30);
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             assertThat(j.damageFound()).hasSize(1);
             assertThat(all(j).subList(0, scan.records().size())).isEqualTo(scan.records().stream()
                     .map(CycleFileScan.Found::record).toList());
             j.append(intent(1000));
         }
+    }
+
+    @Test
+    void junkInsideARecordBodyIsFoundByAFullReadOnly() throws Exception {
+        Path dir = journalOf(60);
+        Path cycle = only(dir, ".cq4");
+        try (RandomAccessFile f = new RandomAccessFile(cycle.toFile(), "rw")) {
+            f.seek(CycleFileScan.full(cycle).records().get(30).offset() + 8);
+            byte[] junk = new byte[64];
+            Arrays.fill(junk, (byte) 0x5a);
+            f.write(junk);
+        }
+        assertThat(CycleFileScan.headers(cycle).damaged()).as("the headers are intact").isFalse();
+        CycleFileScan.Result full = CycleFileScan.full(cycle);
+        assertThat(full.damaged()).as("what verify reads").isTrue();
+        assertThat(full.describe()).contains("overwritten: a record that does not decode");
+        assertThat(full.records()).hasSize(30);
     }
 
     @Test
