@@ -1,6 +1,8 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.CycleFileScan;
 import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.JournalSalvage;
 import dev.effectful.runtime.journal.RecordType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -15,6 +17,7 @@ import java.util.stream.Stream;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Integrity check: record counts per type, undecodable records, an incomplete tail record,",
+                "cycle files damaged (truncated, overwritten) or moved aside by a writer, with file and byte offset,",
                 "intents without outcome and unknown outcomes. Exit 0 when sound, 1 when a person must look.",
                 "Beside a live writer, its own in-flight intents and a tail record it is writing are reported but",
                 "are not failures."})
@@ -41,8 +44,9 @@ final class VerifyCommand implements Callable<Integer> {
         long unknown = unresolved.stream().filter(r -> r.intent().state() == IntentTable.State.UNKNOWN).count();
         long probeFailed = unresolved.stream().filter(r -> r.intent().state() == IntentTable.State.PROBE_FAILED).count();
         long[] files = cycleFiles(dir);
+        List<String> damagedFiles = damagedFiles(dir);
 
-        List<String> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>(damagedFiles);
         if (report.damage() != null) {
             problems.add("damaged: " + report.damage());
         }
@@ -87,6 +91,11 @@ final class VerifyCommand implements Callable<Integer> {
                 g.writeNumberField("probe_failed", probeFailed);
                 Json.str(g, "damage", report.damage());
                 g.writeBooleanField("stalled", report.stalled());
+                g.writeArrayFieldStart("damaged_files");
+                for (String d : damagedFiles) {
+                    g.writeString(d);
+                }
+                g.writeEndArray();
                 g.writeArrayFieldStart("problems");
                 for (String p : problems) {
                     g.writeString(p);
@@ -99,6 +108,7 @@ final class VerifyCommand implements Callable<Integer> {
             t.row("cycle files", files[0], Times.bytes(files[1]));
             t.row("writer", live ? "live" : "none", live ? "pid " + pid : "no process holds the journal");
             t.row("records", report.records(), "");
+            t.row(cell("damaged files", !damagedFiles.isEmpty()), damagedFiles.size(), "");
             for (RecordType type : RecordType.values()) {
                 t.row("  " + type.word(), table.count(type), "");
             }
@@ -123,6 +133,38 @@ final class VerifyCommand implements Callable<Integer> {
 
     private static Table.Cell cell(String label, boolean bad) {
         return new Table.Cell(label, bad ? "1;31" : "");
+    }
+
+    /**
+     * Every cycle file read byte by byte (Chronicle's tailer stops early on a truncated file without
+     * saying so), and every file a writer moved aside as damaged: each stays a problem until an
+     * operator has looked and removed it from the directory.
+     */
+    private static List<String> damagedFiles(Path dir) {
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) s.sorted()::iterator) {
+                String name = p.getFileName().toString();
+                boolean aside = name.contains(".cq4" + JournalSalvage.DAMAGED) || name.contains(".cq4.salvaging-");
+                if (!name.endsWith(".cq4") && !aside) {
+                    continue;
+                }
+                try {
+                    CycleFileScan.Result r = CycleFileScan.full(p);
+                    if (aside) {
+                        out.add("damaged cycle file moved aside by the writer: " + (r.damaged() ? r.describe() : name)
+                                + " (those records were copied into the journal; remove the file once looked at)");
+                    } else if (r.damaged()) {
+                        out.add("damaged cycle file " + r.describe() + "; nothing after it can be read");
+                    }
+                } catch (IOException e) {
+                    out.add("cannot read cycle file " + name + ": " + e.getMessage());
+                }
+            }
+        } catch (IOException ignored) {
+            // the scan already reported an unreadable directory
+        }
+        return out;
     }
 
     /** Count and total size of the cycle files; sizes are allocated sizes (Chronicle pre-sizes files). */

@@ -84,6 +84,19 @@ class DamagedJournalTest {
         runAllBounded(dir);
     }
 
+    @Test
+    void verifyNamesTheTruncatedFileTheOffsetAndWhatCameBefore() throws Exception {
+        Path dir = journalWithManyRecords();
+        Path file = cycleFile(dir);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(usedBytes(file) / 2);
+        }
+        Run verify = TestJournals.cli("--dir", dir.toString(), "verify");
+        assertThat(verify.code()).as(verify.err()).isEqualTo(1);
+        assertThat(verify.out()).containsPattern("damaged cycle file " + file.getFileName()
+                + ": truncated.* at byte \\d+; \\d+ complete record\\(s\\) before it");
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 5})
     void overwrittenBytesNeverHangOrThrow(int seed) throws Exception {

@@ -3,7 +3,8 @@ package dev.effectful.agent.reliability;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
-import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.agent.e2e.CliRun;
+import dev.effectful.runtime.journal.CycleFileScan;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.AfterEach;
@@ -102,8 +103,6 @@ class JournalFaultIT {
     // ------------------------------------------------------------------ damaged files
 
     @Test
-    @org.junit.jupiter.api.Disabled("not yet passing: after cutting the last 2000 bytes of the cycle file the reader"
-            + " delivers no record at all (expected: the prefix before the cut); see docs/RELIABILITY.md")
     void aTruncatedCycleFileKeepsEveryRecordBeforeTheCutAndTheWriterGoesOn() throws Exception {
         Path journal = tmp.resolve("journal");
         List<JournalRecord> before = runUntil(journal, 30);
@@ -112,11 +111,12 @@ class JournalFaultIT {
         try (RandomAccessFile f = new RandomAccessFile(cycle.toFile(), "rw")) {
             f.setLength(used - 2000); // the last few records torn off, as a crash of the disk would
         }
-        List<JournalRecord> after = readOrEmpty(journal);
+        List<JournalRecord> after = prefixOnDisk(cycle);
         assertThat(after).as("what survives is exactly a prefix of what was written").isNotEmpty()
                 .hasSizeLessThan(before.size()).isEqualTo(before.subList(0, after.size()));
+        expectVerifyReports(journal, cycle, "truncated", after.size());
 
-        restartAndExpectService(journal, before, after);
+        restartAndExpectService(journal, cycle, before, after);
     }
 
     @Test
@@ -124,17 +124,21 @@ class JournalFaultIT {
         Path journal = tmp.resolve("journal");
         List<JournalRecord> before = runUntil(journal, 30);
         Path cycle = cycleFile(journal);
-        long used = usedLength(cycle);
+        List<CycleFileScan.Found> written = CycleFileScan.full(cycle).records();
+        // from the header of the record in the middle on: a decodable but altered body cannot be told
+        // from a sound one (the format has no checksum), so the junk starts where a check can see it
         try (RandomAccessFile f = new RandomAccessFile(cycle.toFile(), "rw")) {
-            f.seek(used / 2);
+            f.seek(written.get(written.size() / 2).offset());
             byte[] junk = new byte[64];
             java.util.Arrays.fill(junk, (byte) 0x5a);
             f.write(junk);
         }
-        List<JournalRecord> after = readOrEmpty(journal);
-        assertThat(after).as("records before the damage are read back unchanged")
+        List<JournalRecord> after = prefixOnDisk(cycle);
+        assertThat(after).as("records before the damage are read back unchanged").hasSizeLessThan(before.size())
                 .isEqualTo(before.subList(0, after.size()));
-        restartAndExpectService(journal, before, after);
+        assertThat(after).hasSize(written.size() / 2);
+        expectVerifyReports(journal, cycle, "", after.size());
+        restartAndExpectService(journal, cycle, before, after);
     }
 
     @Test
@@ -149,25 +153,51 @@ class JournalFaultIT {
         assertThat(after.subList(0, before.size())).isEqualTo(before);
     }
 
-    /** After damage the writer starts, keeps what it could read, and answers every call with a defined outcome. */
-    private void restartAndExpectService(Path journal, List<JournalRecord> before, List<JournalRecord> recovered)
-            throws Exception {
+    /**
+     * After damage the writer starts, logs the damage once naming file and offset, keeps every
+     * complete record before it (known intents are served from the journal, their bodies not run),
+     * journals the new calls, and a second start still knows all of them.
+     */
+    private void restartAndExpectService(Path journal, Path cycle, List<JournalRecord> before,
+                                         List<JournalRecord> recovered) throws Exception {
         ForkedApp again = faultApp(journal, null).sysprop("stopAfter", 40).start(tmp.resolve("logs"));
         int code = again.awaitExit(Duration.ofSeconds(120));
         String out = again.stdout();
         assertThat(code).as(out + again.stderr()).isZero();
         List<String> effectful = out.lines().filter(l -> l.contains(" effectful ")).toList();
-        assertThat(effectful).hasSize(40);
-        if (effectful.stream().allMatch(l -> l.contains(" effectful ok"))) {
-            long knownOk = recovered.stream().filter(r -> r.type() == RecordType.OUTCOME && "ok".equals(r.outcome())
-                    && "record_entry".equals(r.call())).count();
-            assertThat(lastBodies(again)).as("intents the journal still knew were not run again")
-                    .isLessThanOrEqualTo((int) (40 - knownOk));
-        } else {
-            assertThat(effectful).as("refused, and the message names the cause")
-                    .allMatch(l -> l.contains(" effectful retryable") && l.contains("journal unavailable"));
-            assertThat(out).contains(" read ok");
-        }
+        assertThat(effectful).hasSize(40).allMatch(l -> l.contains(" effectful ok"));
+        List<String> damageLines = again.stderr().lines().filter(l -> l.contains("journal damaged: ")).toList();
+        assertThat(damageLines).as("the damage is logged loudly, once").singleElement().asString()
+                .contains(cycle.getFileName().toString(), "at byte ", recovered.size() + " complete record(s)");
+        long knownOk = recovered.stream().filter(r -> r.type() == RecordType.OUTCOME && "ok".equals(r.outcome())
+                && "record_entry".equals(r.call())).count();
+        assertThat(knownOk).isPositive();
+        assertThat(lastBodies(again)).as("the " + knownOk + " intents recovered with an ok were not run again")
+                .isEqualTo((int) (40 - knownOk));
+        assertThat(out).as("a known intent returns its stored result").contains("CALL 1 effectful ok recorded ref-1");
+
+        // nothing is lost on the next start: the recovered records and the new ones are all known
+        ForkedApp third = faultApp(journal, null).sysprop("stopAfter", 40).run(tmp.resolve("logs"), Duration.ofSeconds(120));
+        assertThat(lastBodies(third)).as("all 40 intents known after a second restart").isZero();
+        assertThat(third.stderr()).doesNotContain("journal damaged: ");
+        CliRun verify = CliRun.journal(journal, "verify");
+        assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(1);
+        assertThat(verify.stdout()).contains("damaged cycle file moved aside by the writer: " + cycle.getFileName());
+    }
+
+    /** {@code journal verify} fails and says which file, where, and how many records came before the damage. */
+    private static void expectVerifyReports(Path journal, Path cycle, String what, int kept) throws Exception {
+        CliRun verify = CliRun.journal(journal, "verify");
+        assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(1);
+        assertThat(verify.stdout()).as(verify.toString()).contains("damaged cycle file " + cycle.getFileName() + ": " + what)
+                .contains(" at byte ", kept + " complete record(s) before it");
+    }
+
+    /** The complete records before the first damage, read byte by byte. */
+    private static List<JournalRecord> prefixOnDisk(Path cycle) throws IOException {
+        CycleFileScan.Result scan = CycleFileScan.full(cycle);
+        assertThat(scan.damaged()).as("the scan finds the damage").isTrue();
+        return scan.records().stream().map(CycleFileScan.Found::record).toList();
     }
 
     // ------------------------------------------------------------------ helpers
@@ -191,17 +221,6 @@ class JournalFaultIT {
     private void stop(ForkedApp app, Path journal) throws Exception {
         Files.writeString(tmp.resolve("control").resolve("stop"), "");
         assertThat(app.awaitExit(Duration.ofSeconds(60))).as("the JVM survived the fault").isZero();
-    }
-
-    /** Every record a reader delivers before it reaches the damage (where it stops, with an exception). */
-    private static List<JournalRecord> readOrEmpty(Path journal) throws IOException {
-        List<JournalRecord> got = new ArrayList<>();
-        try (ChronicleJournal j = ChronicleJournal.openReader(journal)) {
-            j.replay((i, r) -> got.add(r));
-        } catch (RuntimeException e) {
-            assertThat(e).hasMessageContaining("journal damaged in " + journal);
-        }
-        return got;
     }
 
     private static Path cycleFile(Path journal) throws IOException {

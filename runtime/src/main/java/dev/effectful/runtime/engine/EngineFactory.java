@@ -38,6 +38,9 @@ public final class EngineFactory {
         try {
             ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
                     rollCycle(config.rollCycle()), null);
+            for (String line : journal.damageFound()) {
+                AgentLog.errorOnce("journal-damage:" + line, line, null);
+            }
             long started = System.nanoTime();
             long replayed = rebuild(journal, store);
             // at start, then periodically: forget expired keys and delete the cycle files nothing needs

@@ -1,5 +1,6 @@
 package dev.effectful.runtime.journal;
 
+import dev.effectful.runtime.log.AgentLog;
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -34,6 +35,7 @@ public final class ChronicleJournal implements Journal {
     private final ThreadLocal<ExcerptAppender> appenders;
     private final ThreadLocal<ExcerptTailer> tailers;
     private volatile int lastTightenedCycle = Integer.MIN_VALUE;
+    private List<String> damage = List.of();
 
     private ChronicleJournal(Path dir, SingleChronicleQueue queue, JournalLock lock, boolean syncIntents) {
         this.dir = dir;
@@ -55,6 +57,8 @@ public final class ChronicleJournal implements Journal {
         JournalFiles.ensureDirectory(dir);
         JournalLock lock = JournalLock.acquire(dir);
         try {
+            // before Chronicle maps anything: it cannot append to a truncated file (see JournalSalvage)
+            JournalSalvage salvage = JournalSalvage.prepare(dir);
             SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir)
                     .rollCycle(rollCycle == null ? RollCycles.FAST_DAILY : rollCycle)
                     // the store's mode is what lets appender.sync() msync at all (under NONE it is a
@@ -64,7 +68,18 @@ public final class ChronicleJournal implements Journal {
                     .build();
             // the metadata file is made at build(), before any listener hears of it
             JournalFiles.ownerOnly(dir.resolve("metadata.cq4t"));
-            return new ChronicleJournal(dir, q, lock, syncIntents);
+            ChronicleJournal j = new ChronicleJournal(dir, q, lock, syncIntents);
+            try {
+                salvage.finish(j);
+            } catch (IOException | RuntimeException e) {
+                j.queue.close();
+                throw e;
+            }
+            j.damage = salvage.report();
+            return j;
+        } catch (IOException e) {
+            lock.close();
+            throw e;
         } catch (RuntimeException | Error e) {
             lock.close();
             throw new IOException("cannot open journal " + dir + ": " + e, e);
@@ -187,6 +202,11 @@ public final class ChronicleJournal implements Journal {
                     JournalRecord r = lean ? RecordCodec.readForIndex(dc.wire()) : RecordCodec.read(dc.wire());
                     if (r != null) {
                         visitor.visit(dc.index(), r);
+                    } else {
+                        // not ours or overwritten: skipped, but never without a word
+                        AgentLog.warnOnce("journal-undecodable:" + dir, "journal " + dir + ": a record at index "
+                                + Long.toHexString(dc.index()) + " does not decode (bytes overwritten?) and was"
+                                + " skipped; run 'journal verify'");
                     }
                 }
             }
@@ -262,6 +282,11 @@ public final class ChronicleJournal implements Journal {
         boolean deleted = Files.deleteIfExists(file.toPath());
         queue.refreshDirectoryListing();
         return deleted;
+    }
+
+    /** One line per damaged cycle file found when this writer opened (recovered and moved aside, or left). */
+    public List<String> damageFound() {
+        return damage;
     }
 
     /** The underlying queue, for the CLI's integrity checks and retention. */

@@ -111,7 +111,15 @@ public final class RecordCodec {
         StringBuilder name = new StringBuilder(16);
         JournalRecord.Builder b = null;
         // type is always written first; anything before it means this is not our record
+        long at = -1;
         while (w.hasMore()) {
+            long now = w.bytes().readPosition();
+            if (now == at) {
+                // damaged bytes can decode as a field that consumes nothing: without this a replay
+                // at start would spin here for ever and hang the host application
+                return null;
+            }
+            at = now;
             long id = w.readEventNumber();
             ValueIn in;
             Field field;
