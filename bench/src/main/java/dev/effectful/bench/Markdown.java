@@ -28,6 +28,16 @@ final class Markdown {
                 b.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.2f |%n", name, one.medianNs(), one.p99Ns(),
                         two.medianNs(), two.p99Ns(), one.medianNs() / floor));
             });
+            r.perCallSkipped.forEach((name, why) -> b.append("- ").append(name).append(" not run: ").append(why).append('\n'));
+            if (!r.postgresStatements.isEmpty()) {
+                b.append("\nStatements the PostgreSQL forks ran (pg_stat_statements; intents = rows, one per new intent,"
+                        + " warm-up included):\n\n```\n");
+                r.postgresStatements.forEach((fork, lines) -> {
+                    b.append(fork).append('\n');
+                    lines.forEach(l -> b.append("  ").append(l).append('\n'));
+                });
+                b.append("```\n");
+            }
             b.append("\n");
         }
         if (r.startup != null) {
