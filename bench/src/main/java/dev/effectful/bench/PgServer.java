@@ -125,7 +125,8 @@ final class PgServer implements AutoCloseable {
             pg.server(List.of(bin.resolve("pg_ctl").toString(), "-D", pg.data.toString(), "-l",
                     dir.resolve("server.log").toString(), "-w", "-t", "60", "-o", "-p " + port + " -k " + dir
                             + " -c listen_addresses=127.0.0.1 -c fsync=" + (fsync ? "on" : "off")
-                            + " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all",
+                            + " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
+                            + " -c track_wal_io_timing=on",
                     "start"), 90);
             return pg;
         } catch (IOException | RuntimeException e) {
@@ -143,6 +144,7 @@ final class PgServer implements AutoCloseable {
     void createDatabase(String db) throws IOException {
         sql("postgres", "CREATE DATABASE " + db);
         sql(db, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+        sql(db, "SELECT pg_stat_reset_shared('wal')"); // the WAL counters are per server: count this fork's only
     }
 
     void dropDatabase(String db) throws IOException {
@@ -150,11 +152,18 @@ final class PgServer implements AutoCloseable {
     }
 
     /**
-     * What the agent ran in {@code db}, from pg_stat_statements: one line per statement with its
-     * number of calls, most called first, and the rows of effectful_intents (one per new intent).
+     * What the agent ran in {@code db}: the commits and WAL flushes (fsyncs) per new intent, with
+     * the mean time of one flush, then pg_stat_statements, one line per statement with its number
+     * of calls, most called first, beside the rows of effectful_intents (one per new intent).
      */
     String statementsReport(String db) throws IOException {
-        return sql(db, "SELECT (SELECT count(*) FROM effectful_intents) AS intents, s.calls,"
+        String perIntent = sql(db, "SELECT 'per intent: ' || round(d.xact_commit::numeric / greatest(n.c, 1), 2)"
+                + " || ' commits, ' || round(w.wal_sync::numeric / greatest(n.c, 1), 2) || ' WAL flushes of '"
+                + " || round((w.wal_sync_time / greatest(w.wal_sync, 1))::numeric, 2) || ' ms each (' || n.c || ' intents)'"
+                + " FROM (SELECT count(*) AS c FROM effectful_intents) n, pg_stat_wal w, pg_stat_database d"
+                + " WHERE d.datname = current_database()");
+        return perIntent.lines().skip(1).filter(l -> l.startsWith("per intent")).findFirst().orElse("") + "\n"
+                + sql(db, "SELECT (SELECT count(*) FROM effectful_intents) AS intents, s.calls,"
                 + " round(s.mean_exec_time::numeric, 3) AS mean_ms, left(regexp_replace(s.query, '\\s+', ' ', 'g'), 110)"
                 + " FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
                 + " WHERE d.datname = current_database() AND s.calls > 5 ORDER BY s.calls DESC");
