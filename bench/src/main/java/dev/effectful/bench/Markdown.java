@@ -25,8 +25,10 @@ final class Markdown {
             r.perCall.forEach((name, t) -> {
                 PerCall.Sample one = t.get(1);
                 PerCall.Sample two = t.get(2);
-                b.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.2f |%n", name, one.medianNs(), one.p99Ns(),
-                        two.medianNs(), two.p99Ns(), one.medianNs() / floor));
+                // a partial rerun (--comparators) may not have the floor: a dash, not NaN
+                String ratio = Double.isNaN(floor) ? "–" : String.format("%.2f", one.medianNs() / floor);
+                b.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %s |%n", name, one.medianNs(), one.p99Ns(),
+                        two.medianNs(), two.p99Ns(), ratio));
             });
             r.perCallSkipped.forEach((name, why) -> b.append("- ").append(name).append(" not run: ").append(why).append('\n'));
             if (!r.postgresStatements.isEmpty()) {
