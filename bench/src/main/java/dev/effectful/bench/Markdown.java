@@ -30,6 +30,9 @@ final class Markdown {
                 b.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %s |%n", name, one.medianNs(), one.p99Ns(),
                         two.medianNs(), two.p99Ns(), ratio));
             });
+            if (!r.perCallSkipped.isEmpty()) {
+                b.append('\n');
+            }
             r.perCallSkipped.forEach((name, why) -> b.append("- ").append(name).append(" not run: ").append(why).append('\n'));
             if (!r.postgresStatements.isEmpty()) {
                 b.append("\nStatements the PostgreSQL forks ran (pg_stat_statements; intents = rows, one per new intent,"
