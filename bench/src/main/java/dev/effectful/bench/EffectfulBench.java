@@ -13,7 +13,9 @@ import java.time.Duration;
 /**
  * Effectful through the real agent. RunAll forks these with {@code -javaagent:effectful-agent.jar}
  * and a fresh {@code effectful.journal.dir} per fork; {@code effectful.sync} decides whether the
- * fork measures {@code effectful} or {@code effectful_sync}.
+ * fork measures {@code effectful} or {@code effectful_sync}. {@code effectful_postgres} and
+ * {@code effectful_postgres_nofsync} run {@link #newIntent} with agent arguments selecting the
+ * PostgreSQL store, one database per fork on a server of the run's own ({@link PgServer}).
  */
 public class EffectfulBench {
 

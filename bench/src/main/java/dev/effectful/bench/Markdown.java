@@ -25,9 +25,24 @@ final class Markdown {
             r.perCall.forEach((name, t) -> {
                 PerCall.Sample one = t.get(1);
                 PerCall.Sample two = t.get(2);
-                b.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.2f |%n", name, one.medianNs(), one.p99Ns(),
-                        two.medianNs(), two.p99Ns(), one.medianNs() / floor));
+                // a partial rerun (--comparators) may not have the floor: a dash, not NaN
+                String ratio = Double.isNaN(floor) ? "–" : String.format("%.2f", one.medianNs() / floor);
+                b.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %s |%n", name, one.medianNs(), one.p99Ns(),
+                        two.medianNs(), two.p99Ns(), ratio));
             });
+            if (!r.perCallSkipped.isEmpty()) {
+                b.append('\n');
+            }
+            r.perCallSkipped.forEach((name, why) -> b.append("- ").append(name).append(" not run: ").append(why).append('\n'));
+            if (!r.postgresStatements.isEmpty()) {
+                b.append("\nStatements the PostgreSQL forks ran (pg_stat_statements; intents = rows, one per new intent,"
+                        + " warm-up included):\n\n```\n");
+                r.postgresStatements.forEach((fork, lines) -> {
+                    b.append(fork).append('\n');
+                    lines.forEach(l -> b.append("  ").append(l).append('\n'));
+                });
+                b.append("```\n");
+            }
             b.append("\n");
         }
         if (r.startup != null) {

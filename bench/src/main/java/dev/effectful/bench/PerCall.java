@@ -21,13 +21,25 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Per-call cost, JMH SampleTime, one and two threads. Each (comparator, threads) pair is its own
- * JMH run with one fork, because forks with the agent need their own journal directory and forks
- * without it must not have the agent at all.
+ * JMH run with one fork, because forks with the agent need their own journal directory (and, with
+ * the PostgreSQL store, their own database) and forks without it must not have the agent at all.
  */
-final class PerCall {
+final class PerCall implements AutoCloseable {
+
+    /** Where a fork with the agent keeps its intents: its journal's index, or a PostgreSQL server of ours. */
+    enum Store {
+        LOCAL, POSTGRES, POSTGRES_NOFSYNC;
+
+        boolean postgres() {
+            return this != LOCAL;
+        }
+    }
 
     /** One comparator: a benchmark method and whether (and how) its fork runs the agent. */
-    record Comparator(String name, String benchmark, boolean agent, String sync) {
+    record Comparator(String name, String benchmark, boolean agent, String sync, Store store) {
+        Comparator(String name, String benchmark, boolean agent, String sync) {
+            this(name, benchmark, agent, sync, Store.LOCAL);
+        }
     }
 
     /** Median and p99 in nanoseconds, and how many samples they come from. */
@@ -47,12 +59,21 @@ final class PerCall {
                 new Comparator("effectful", eff + "newIntent", true, "none"),
                 new Comparator("effectful_sync", eff + "newIntent", true, "intent"),
                 new Comparator("effectful_dedup", eff + "dedup", true, "none"),
-                new Comparator("effectful_read", eff + "read", true, "none"));
-        // per_call.effectful_postgres: see PostgresStoreBench
+                new Comparator("effectful_read", eff + "read", true, "none"),
+                // the same new intent, decided in PostgreSQL on loopback: the server's default
+                // durability (fsync on) for the headline, and fsync off to show what the disk costs
+                new Comparator("effectful_postgres", eff + "newIntent", true, "none", Store.POSTGRES),
+                new Comparator("effectful_postgres_nofsync", eff + "newIntent", true, "none", Store.POSTGRES_NOFSYNC));
     }
 
     private final Settings settings;
     private int forkNumber;
+    /** One server per kind of store, started on first use and stopped by {@link #close()}. */
+    private final Map<Store, PgServer> servers = new java.util.EnumMap<>(Store.class);
+    /** Comparators not run, with why (PostgreSQL not installed). */
+    final Map<String, String> skipped = new LinkedHashMap<>();
+    /** What each PostgreSQL fork ran, per statement (pg_stat_statements), keyed "name threads=N". */
+    final Map<String, List<String>> statements = new LinkedHashMap<>();
 
     PerCall(Settings settings) {
         this.settings = settings;
@@ -63,6 +84,12 @@ final class PerCall {
         Map<String, Map<Integer, Sample>> out = new LinkedHashMap<>();
         for (Comparator c : comparators()) {
             if (!settings.wantsComparator(c.name())) {
+                continue;
+            }
+            if (c.store().postgres() && PgServer.unavailable().isPresent()) {
+                String why = PgServer.unavailable().get();
+                skipped.put(c.name(), why);
+                System.out.println("== " + c.name() + " skipped: " + why);
                 continue;
             }
             for (int threads : new int[] {1, 2}) {
@@ -85,7 +112,18 @@ final class PerCall {
         Path forkDir = settings.work().resolve("fork-" + (++forkNumber) + "-" + c.name() + "-t" + threads);
         Files.createDirectories(forkDir);
         List<String> jvm = new ArrayList<>(List.of("-Xms1g", "-Xmx6g", "-Dbench.work=" + forkDir));
-        if (c.agent()) {
+        String db = null;
+        PgServer pg = null;
+        if (c.store().postgres()) {
+            pg = server(c.store());
+            db = "fork_" + forkNumber;
+            pg.createDatabase(db);
+            // as a user would select the store: agent arguments (one database per fork)
+            jvm.add("-javaagent:" + settings.agentJar() + "=store=postgres,store.url=" + pg.url(db) + ",store.user="
+                    + PgServer.USER + ",store.password=" + PgServer.PASSWORD);
+            jvm.add("-Deffectful.journal.dir=" + forkDir.resolve("journal"));
+            jvm.add("-Deffectful.sync=" + c.sync());
+        } else if (c.agent()) {
             jvm.add("-javaagent:" + settings.agentJar());
             jvm.add("-Deffectful.journal.dir=" + forkDir.resolve("journal"));
             jvm.add("-Deffectful.sync=" + c.sync());
@@ -118,9 +156,45 @@ final class PerCall {
                 throw new IllegalStateException("JMH produced no result for " + c.name() + " (threads " + threads + ")");
             }
             Statistics st = results.iterator().next().getPrimaryResult().getStatistics();
+            if (pg != null && !profiling) {
+                List<String> lines = pg.statementsReport(db).lines().toList();
+                statements.put(c.name() + " threads=" + threads, lines);
+                System.out.println("== " + c.name() + " threads=" + threads
+                        + ": statements run in its database (intents | calls | mean ms | statement)");
+                lines.forEach(l -> System.out.println("   " + l));
+            }
             return new Sample(st.getPercentile(50), st.getPercentile(99), st.getN());
         } finally {
             Dirs.delete(forkDir);
+            if (pg != null) {
+                pg.dropDatabase(db);
+            }
+        }
+    }
+
+    private PgServer server(Store store) throws IOException {
+        PgServer pg = servers.get(store);
+        if (pg == null) {
+            pg = PgServer.start(store == Store.POSTGRES);
+            servers.put(store, pg);
+        }
+        return pg;
+    }
+
+    /** Stops the PostgreSQL servers this run started and deletes their directories. */
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        for (PgServer pg : servers.values()) {
+            try {
+                pg.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        servers.clear();
+        if (first != null) {
+            throw first;
         }
     }
 }

@@ -29,7 +29,9 @@ final class Profile {
         Path dir = settings.out().resolve("profile");
         Files.createDirectories(dir);
         for (PerCall.Comparator c : PerCall.comparators()) {
-            if (!c.agent() || c.name().equals("effectful_sync") || !settings.wantsComparator(c.name())) {
+            // the PostgreSQL store's time is on the wire and in the server, where JFR does not look
+            if (!c.agent() || c.name().equals("effectful_sync") || c.store().postgres()
+                    || !settings.wantsComparator(c.name())) {
                 continue;
             }
             Path jfr = dir.resolve(c.name() + ".jfr");

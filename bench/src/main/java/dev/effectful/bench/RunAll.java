@@ -25,10 +25,11 @@ public final class RunAll {
         long t0 = System.nanoTime();
         Report report = new Report(s);
         report.loadAtStart = loadAverage();
-        try {
-            PerCall perCall = new PerCall(s);
+        try (PerCall perCall = new PerCall(s)) {
             if (s.wants("per_call")) {
                 report.perCall = perCall.runAll();
+                report.perCallSkipped = perCall.skipped;
+                report.postgresStatements = perCall.statements;
             }
             if (s.wants("startup")) {
                 report.startup = new Startup(s).run();
@@ -92,6 +93,10 @@ public final class RunAll {
     static final class Report {
         final Settings settings;
         Map<String, Map<Integer, PerCall.Sample>> perCall;
+        /** Comparators that could not run here, with why (no PostgreSQL installed). */
+        Map<String, String> perCallSkipped = Map.of();
+        /** pg_stat_statements of each PostgreSQL fork: what a guarded call costs in statements. */
+        Map<String, List<String>> postgresStatements = Map.of();
         Map<String, Map<String, Double>> startup;
         Recovery.Result recovery;
         Map<String, Profile.Hotspots> profile;
@@ -118,6 +123,12 @@ public final class RunAll {
                     pc.put(name, m);
                 });
                 json.put("per_call", pc);
+                if (!perCallSkipped.isEmpty()) {
+                    json.put("per_call_skipped", perCallSkipped);
+                }
+                if (!postgresStatements.isEmpty()) {
+                    json.put("postgres_statements", postgresStatements);
+                }
             }
             if (startup != null) {
                 json.put("startup_ms", startup);

@@ -36,6 +36,13 @@ final class Targets {
             out.add(new Check("effectful_sync within 1.3x of one msync (chronicle_msync)",
                     fmt(sync) + " vs " + fmt(msync) + " = " + ratio(sync, msync), sync <= 1.3 * msync));
         }
+        if (r.perCall != null && r.perCall.containsKey("effectful_postgres")) {
+            // issue 11: the PostgreSQL store on loopback, with the server's default durability
+            double pg = median(r, "effectful_postgres");
+            String nofsync = r.perCall.containsKey("effectful_postgres_nofsync")
+                    ? " (fsync off: " + fmt(median(r, "effectful_postgres_nofsync")) + ")" : "";
+            out.add(new Check("effectful_postgres median under 1 ms on loopback", fmt(pg) + nofsync, pg < 1_000_000));
+        }
         if (r.startup != null) {
             for (Map.Entry<String, Map<String, Double>> e : r.startup.entrySet()) {
                 double added = e.getValue().get("with") - e.getValue().get("without");
@@ -63,6 +70,9 @@ final class Targets {
     }
 
     private static String fmt(double ns) {
+        if (ns >= 1_000_000) {
+            return String.format("%.2f ms", ns / 1_000_000);
+        }
         return ns >= 10_000 ? String.format("%.1f us", ns / 1000) : String.format("%.0f ns", ns);
     }
 

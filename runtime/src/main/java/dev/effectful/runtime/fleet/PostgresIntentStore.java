@@ -48,9 +48,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PostgresIntentStore implements IntentStore, AutoCloseable {
 
-    private static final String CLAIM_NEW = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase, attempts,"
-            + " host, pid, owner, lease_until, updated_at) VALUES (?, ?, ?, ?, 'intended', ?, ?, ?, ?,"
-            + " now() + ? * interval '1 millisecond', now()) ON CONFLICT (intent_key) DO NOTHING";
+    /** A row "intended, attempt n, held by this process": the claim and the intent record bind it alike. */
+    private static final String INSERT_INTENT = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase,"
+            + " attempts, host, pid, owner, lease_until, updated_at) VALUES (?, ?, ?, ?, 'intended', ?, ?, ?, ?,"
+            + " now() + ? * interval '1 millisecond', now())";
+    private static final String CLAIM_NEW = INSERT_INTENT + " ON CONFLICT (intent_key) DO NOTHING";
     private static final String SELECT_LOCKED = "SELECT phase, attempts, effect_applied, retry_after_until, result,"
             + " result_stored, owner, host, pid, coalesce(lease_until > now(), false),"
             + " coalesce((extract(epoch FROM (lease_until - now())) * 1000)::bigint, 0),"
@@ -60,9 +62,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             + " updated_at = now() WHERE intent_key = ?";
     private static final String CLAIM_PROBE = "UPDATE effectful_intents SET host = ?, pid = ?, owner = ?,"
             + " lease_until = now() + ? * interval '1 millisecond', updated_at = now() WHERE intent_key = ?";
-    private static final String WRITE_INTENT = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase,"
-            + " attempts, host, pid, owner, lease_until, updated_at) VALUES (?, ?, ?, ?, 'intended', ?, ?, ?, ?,"
-            + " now() + ? * interval '1 millisecond', now()) ON CONFLICT (intent_key) DO UPDATE SET phase = 'intended',"
+    private static final String WRITE_INTENT = INSERT_INTENT + " ON CONFLICT (intent_key) DO UPDATE SET phase = 'intended',"
             + " attempts = greatest(effectful_intents.attempts, excluded.attempts), retry_after_until = 0,"
             + " host = excluded.host, pid = excluded.pid, owner = excluded.owner, lease_until = excluded.lease_until,"
             + " updated_at = now()";
@@ -187,51 +187,43 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     }
 
     private Decision once(String key, IntentMeta meta, Rule rule, long deadline) {
-        Connection c = null;
-        boolean healthy = false;
         try {
-            c = db.borrow(deadline);
-            prepare(c);
-            for (int round = 0; round < 3; round++) {
-                Decision fresh = rule.decide(null, System.currentTimeMillis());
-                if (fresh instanceof Decision.Run run && insertClaim(c, key, meta, run.attempt())) {
-                    claimed(key, run.attempt());
-                    healthy = true;
-                    return run;
+            return withConnection(deadline, c -> {
+                prepare(c);
+                for (int round = 0; round < 3; round++) {
+                    Decision fresh = rule.decide(null, System.currentTimeMillis());
+                    if (fresh instanceof Decision.Run run
+                            && insertIntent(c, CLAIM_NEW, key, meta.task(), meta.call(), meta.kind(), run.attempt()) == 1) {
+                        claimed(key, run.attempt());
+                        return run;
+                    }
+                    Decision d = decideLocked(c, key, rule);
+                    if (d != null) {
+                        return d;
+                    }
+                    // the row vanished between the insert and the lock (retention): claim it afresh
                 }
-                Decision d = decideLocked(c, key, rule);
-                if (d != null) {
-                    healthy = true;
-                    return d;
-                }
-                // the row vanished between the insert and the lock (retention): claim it afresh
-            }
-            throw new SQLException("the row of " + key + " kept changing under this call");
+                throw new SQLException("the row of " + key + " kept changing under this call");
+            });
         } catch (SQLException e) {
             throw unavailable(e);
-        } finally {
-            if (c != null) {
-                if (healthy) {
-                    db.giveBack(c);
-                } else {
-                    db.discard(c);
-                }
-            }
         }
     }
 
-    private boolean insertClaim(Connection c, String key, IntentMeta meta, int attempt) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(CLAIM_NEW)) {
+    /** {@link #CLAIM_NEW} or {@link #WRITE_INTENT}: the same row, held by this process. */
+    private int insertIntent(Connection c, String sql, String key, String task, String call, String kind, int attempt)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, key);
-            ps.setString(2, meta.task());
-            ps.setString(3, meta.call());
-            ps.setString(4, meta.kind());
+            ps.setString(2, task);
+            ps.setString(3, call);
+            ps.setString(4, kind);
             ps.setInt(5, attempt);
             ps.setString(6, me.host());
             ps.setLong(7, me.pid());
             ps.setString(8, me.owner());
             ps.setLong(9, leaseMillis);
-            return ps.executeUpdate() == 1;
+            return ps.executeUpdate();
         }
     }
 
@@ -306,24 +298,19 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     public void abandon(String intentKey, int attempt) {
         claimedRow.remove(intentKey);
         held.remove(intentKey);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        Connection c = null;
-        boolean healthy = false;
         try {
-            c = db.borrow(deadline);
-            try (PreparedStatement ps = c.prepareStatement(ABANDON)) {
-                ps.setString(1, "claimed but not run: the intent could not be journaled on " + me.host());
-                ps.setString(2, intentKey);
-                ps.setString(3, me.owner());
-                ps.setInt(4, attempt);
-                ps.executeUpdate();
-            }
-            healthy = true;
+            withConnection(storeDeadline(), c -> {
+                try (PreparedStatement ps = c.prepareStatement(ABANDON)) {
+                    ps.setString(1, "claimed but not run: the intent could not be journaled on " + me.host());
+                    ps.setString(2, intentKey);
+                    ps.setString(3, me.owner());
+                    ps.setInt(4, attempt);
+                    return ps.executeUpdate();
+                }
+            });
         } catch (SQLException e) {
             // the lease lapses on its own; the key is then probed, which is safe
             AgentLog.warnOnce("store-abandon", name + ": could not release a claim that did not run: " + e.getMessage());
-        } finally {
-            release(c, healthy);
         }
     }
 
@@ -343,33 +330,48 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             held.remove(r.intentKey());
         }
         if (pending.isEmpty()) {
-            Connection c = null;
-            boolean healthy = false;
             try {
-                c = db.borrow(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
-                prepare(c);
-                write(c, r);
-                healthy = true;
+                withConnection(storeDeadline(), c -> {
+                    prepare(c);
+                    write(c, r);
+                    return null;
+                });
                 return;
             } catch (SQLException e) {
                 AgentLog.warnOnce("store-pending", name + " unavailable while recording a " + r.type().word()
                         + " (" + e.getMessage() + "): it is in the local journal and is written to the store, in order,"
                         + " before this host decides anything again");
-            } finally {
-                release(c, healthy);
             }
         }
         pending.add(r);
     }
 
-    private void release(Connection c, boolean healthy) {
-        if (c != null) {
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Every round trip goes through here: a pooled connection, given back after work that
+     * succeeded and discarded (with every idle one) after any failure, as it may be dead.
+     */
+    private <T> T withConnection(long deadlineNanos, Work<T> work) throws SQLException {
+        Connection c = db.borrow(deadlineNanos);
+        boolean healthy = false;
+        try {
+            T t = work.run(c);
+            healthy = true;
+            return t;
+        } finally {
             if (healthy) {
                 db.giveBack(c);
             } else {
                 db.discard(c);
             }
         }
+    }
+
+    private long storeDeadline() {
+        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     }
 
     /** Schema first, then the records still owed to the store: a decision must see them. */
@@ -399,18 +401,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
 
     private void write(Connection c, JournalRecord r) throws SQLException {
         if (r.type() == RecordType.INTENT) {
-            try (PreparedStatement ps = c.prepareStatement(WRITE_INTENT)) {
-                ps.setString(1, r.intentKey());
-                ps.setString(2, r.task());
-                ps.setString(3, r.call());
-                ps.setString(4, r.kind());
-                ps.setInt(5, r.attempt());
-                ps.setString(6, me.host());
-                ps.setLong(7, me.pid());
-                ps.setString(8, me.owner());
-                ps.setLong(9, leaseMillis);
-                ps.executeUpdate();
-            }
+            insertIntent(c, WRITE_INTENT, r.intentKey(), r.task(), r.call(), r.kind(), r.attempt());
             return;
         }
         // the state this one record leads to, by the same transitions the local index uses
@@ -440,37 +431,34 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
 
     /** Every third of a lease: renew the leases of calls running here, write what is owed, expire old rows. */
     private void tick() {
-        Connection c = null;
-        boolean healthy = false;
         try {
-            c = db.borrow(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
-            prepare(c);
-            if (!held.isEmpty()) {
-                try (PreparedStatement ps = c.prepareStatement(RENEW)) {
-                    ps.setLong(1, leaseMillis);
-                    ps.setString(2, me.owner());
-                    ps.setArray(3, c.createArrayOf("text", held.keySet().toArray()));
-                    ps.executeUpdate();
-                }
-            }
-            if (System.currentTimeMillis() >= nextExpiry) {
-                try (PreparedStatement ps = c.prepareStatement(EXPIRE)) {
-                    ps.setLong(1, retentionMillis);
-                    int gone = ps.executeUpdate();
-                    if (gone > 0) {
-                        AgentLog.debug("effectful " + name + ": " + gone + " intents past retention deleted");
+            withConnection(storeDeadline(), c -> {
+                prepare(c);
+                if (!held.isEmpty()) {
+                    try (PreparedStatement ps = c.prepareStatement(RENEW)) {
+                        ps.setLong(1, leaseMillis);
+                        ps.setString(2, me.owner());
+                        ps.setArray(3, c.createArrayOf("text", held.keySet().toArray()));
+                        ps.executeUpdate();
                     }
                 }
-                nextExpiry = System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1);
-            }
-            healthy = true;
+                if (System.currentTimeMillis() >= nextExpiry) {
+                    try (PreparedStatement ps = c.prepareStatement(EXPIRE)) {
+                        ps.setLong(1, retentionMillis);
+                        int gone = ps.executeUpdate();
+                        if (gone > 0) {
+                            AgentLog.debug("effectful " + name + ": " + gone + " intents past retention deleted");
+                        }
+                    }
+                    nextExpiry = System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1);
+                }
+                return null;
+            });
         } catch (SQLException | RuntimeException e) {
             if (!held.isEmpty()) {
                 AgentLog.warnOnce("store-renew", name + ": could not renew the leases of running calls ("
                         + e.getMessage() + "); if this lasts longer than a lease another host may take them over");
             }
-        } finally {
-            release(c, healthy);
         }
     }
 
