@@ -69,7 +69,7 @@ class JournalSalvageTest {
         assertThat(scan.damaged()).isTrue();
         assertThat(scan.describe()).startsWith(cycle.getFileName() + ": truncated").contains("at byte " + scan.damageAt());
         int kept = scan.records().size();
-        assertThat(kept).isBetween(40, 59);
+        assertThat(kept).as("a prefix survives, the tail does not").isBetween(1, 59);
 
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             assertThat(j.damageFound()).singleElement().asString().contains(cycle.getFileName().toString(), "at byte",
