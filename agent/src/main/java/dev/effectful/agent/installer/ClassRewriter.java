@@ -12,7 +12,10 @@ import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.pool.TypePool;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
  * Applies advice to one class file, as Byte Buddy's AgentBuilder would with
@@ -32,12 +35,24 @@ final class ClassRewriter {
     record Target(String name, TypeDescription type, ClassFileLocator locator, TypePool pool) {
     }
 
+    /**
+     * Per class loader, what its other classes look like (String, the API's annotations, ...):
+     * resolved once, not once per rewritten class, which made each tool class cost milliseconds.
+     * Weak keys and weakly held loaders, so an application's loader can still be collected.
+     */
+    private final Map<ClassLoader, TypePool> byLoader = Collections.synchronizedMap(new WeakHashMap<>());
+
     Target describe(ClassLoader loader, String internalName, byte[] bytes) {
         String name = internalName.replace('/', '.');
         ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, bytes),
                 loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader));
+        TypePool shared = byLoader.computeIfAbsent(loader, l -> new TypePool.Default.WithLazyResolution(
+                new TypePool.CacheProvider.Simple(), l == null ? ClassFileLocator.ForClassLoader.ofBootLoader()
+                : ClassFileLocator.ForClassLoader.WeaklyReferenced.of(l), TypePool.Default.ReaderMode.FAST));
+        // asks the shared pool first: at first load the loader's own class file is these same bytes,
+        // and a class it cannot find (defined at run time) is described from the bytes given
         TypePool pool = new TypePool.Default.WithLazyResolution(new TypePool.CacheProvider.Simple(), locator,
-                TypePool.Default.ReaderMode.FAST);
+                TypePool.Default.ReaderMode.FAST, shared);
         return new Target(name, pool.describe(name).resolve(), locator, pool);
     }
 

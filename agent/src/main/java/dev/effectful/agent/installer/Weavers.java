@@ -23,7 +23,7 @@ final class Weavers {
     static void warmUpInBackground() {
         Thread t = new Thread(() -> {
             try {
-                tools();
+                rewriteSample(tools());
                 executors();
             } catch (Throwable e) {
                 // each class that needs a weaver reports the failure with what it means for that class
@@ -32,6 +32,17 @@ final class Weavers {
         }, "effectful-warmup");
         t.setDaemon(true);
         t.start();
+    }
+
+    private static void rewriteSample(ToolWeaving tools) throws java.io.IOException {
+        String name = WarmUpSample.class.getName().replace('.', '/');
+        ClassLoader own = Weavers.class.getClassLoader();
+        try (java.io.InputStream in = own.getResourceAsStream(name + ".class")) {
+            // described through the system loader: it has the agent jar, so it finds the API's class files
+            if (in != null && tools.weave(ClassLoader.getSystemClassLoader(), name, in.readAllBytes()) == null) {
+                AgentLog.debug("effectful weaver warm-up found no tool in its sample");
+            }
+        }
     }
 
     private static final class Tools {

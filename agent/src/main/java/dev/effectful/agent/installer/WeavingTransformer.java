@@ -35,9 +35,10 @@ final class WeavingTransformer implements ClassFileTransformer {
 
     private byte[] guardTools(ClassLoader loader, String name, byte[] bytes) {
         try {
+            long t0 = System.nanoTime();
             byte[] rewritten = Weavers.tools().weave(loader, name, bytes);
             if (rewritten != null) {
-                AgentLog.debug("effectful rewrote " + name.replace('/', '.'));
+                AgentLog.debug("effectful rewrote " + name.replace('/', '.') + " in " + (System.nanoTime() - t0) / 1000 + " µs");
                 // the application has tools: open the journal and rebuild the index before the first call
                 starter.startInBackground();
             }
