@@ -35,7 +35,13 @@ public record SoakVerdict(Map<String, Object> figures, List<Check> checks, List<
                            Map<String, Boolean> cliUnresolved, List<LedgerEntry> ledger, List<String> odd) {
     }
 
-    private static final long HEAP_SLACK = 4L << 20;
+    /**
+     * Samples are taken while both workers run, so even after a full GC they swing by several MiB
+     * (13-25 MiB around a flat 20 MiB median in the 10-minute soak), and in a short run the index
+     * still grows with the call rate while the JIT warms up. A leak of a hundred bytes a call is
+     * still far above this in either run.
+     */
+    private static final long HEAP_SLACK = 8L << 20;
 
     public boolean passed() {
         return checks.stream().allMatch(Check::passed);
