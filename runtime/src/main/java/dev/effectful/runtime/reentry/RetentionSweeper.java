@@ -1,7 +1,6 @@
 package dev.effectful.runtime.reentry;
 
 import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.io.IOException;
@@ -89,7 +88,7 @@ public final class RetentionSweeper implements AutoCloseable {
     private boolean stillNeeded(int cycle) {
         Set<String> keys = new HashSet<>();
         journal.replayCycle(cycle, (i, r) -> {
-            if (r.intentKey() != null && r.type() != RecordType.DEDUP && r.type() != RecordType.REFUSED) {
+            if (r.intentKey() != null && !StateTransitions.agesOnly(r)) {
                 keys.add(r.intentKey());
             }
         });
