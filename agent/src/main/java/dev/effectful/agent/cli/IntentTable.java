@@ -135,7 +135,8 @@ final class IntentTable {
         typeCounts[r.type().ordinal()]++;
         int t = tasks.id(r.task());
         touchTask(t, r);
-        if (r.intentKey() == null) {
+        // as the engine's index does: a dedup or refusal of a key never seen is no intent (StateTransitions.agesOnly)
+        if (r.intentKey() == null || StateTransitions.agesOnly(r) && find(r.intentKey()) < 0) {
             return;
         }
         int row = row(r.intentKey());

@@ -138,6 +138,22 @@ class JournalCliTest {
     }
 
     @Test
+    void aRefusalOrDedupWithoutItsIntentIsNotUnresolved() throws Exception {
+        Path j2 = tmp.resolve("orphans");
+        try (ChronicleJournal j = ChronicleJournal.openWriter(j2, false, null, null)) {
+            // refused before it started (task budget spent), and a dedup whose intent retention deleted
+            j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind("send")
+                    .intentKey(K_CRASH).started(TestJournals.T0).outcome("retryable").effectApplied("no")
+                    .message("task budget exhausted").build());
+            j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind("send")
+                    .intentKey(K_UNKNOWN).started(TestJournals.T0).outcome("ok").effectApplied("yes").build());
+        }
+        Run r = cli("--dir", j2.toString(), "unresolved");
+        assertThat(r.out()).contains("no unresolved intents");
+        assertThat(r.code()).isZero();
+    }
+
+    @Test
     void exportWritesEveryRecordWithContractFieldsAndEmbeddedJson() throws Exception {
         Run r = cli("--dir", d, "export");
         assertThat(r.code()).isZero();

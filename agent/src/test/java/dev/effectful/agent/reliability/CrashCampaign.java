@@ -86,7 +86,10 @@ public final class CrashCampaign {
         Path portFile = o.workDir().resolve("ledger.port");
         Path dump = o.workDir().resolve("ledger.txt");
         Files.deleteIfExists(portFile);
-        Process ledger = new ProcessBuilder(java(), "-Xmx128m", "-cp", o.workloadClassPath(), LedgerProcess.class.getName(),
+        Process ledger = new ProcessBuilder(java(), "-Xmx128m",
+                // without it the JDK server's header and body writes meet delayed ACKs: 40 ms a request,
+                // so a run got through a step or two between kills and tasks hardly ever finished
+                "-Dsun.net.httpserver.nodelay=true", "-cp", o.workloadClassPath(), LedgerProcess.class.getName(),
                 portFile.toString(), dump.toString()).redirectErrorStream(true)
                 .redirectOutput(logs.resolve("ledger.txt").toFile()).start();
         try {
@@ -111,6 +114,10 @@ public final class CrashCampaign {
                 // script even when a run is too short to finish a task
                 List<String> order = new ArrayList<>(pending);
                 java.util.Collections.rotate(order, -random.nextInt(order.size()));
+                if (!ledger.isAlive()) {
+                    throw new IllegalStateException("the ledger JVM died (exit " + ledger.exitValue() + ", killed from"
+                            + " outside?): its counts are gone, the campaign cannot be judged");
+                }
                 Run r = start(url, order, runs++);
                 r.awaitReady();
                 boolean exited = r.process.waitFor(delay, TimeUnit.MILLISECONDS);

@@ -28,6 +28,10 @@ public final class LocalIntentIndex implements IntentStore {
         if (record.intentKey() == null) {
             return;
         }
+        if (StateTransitions.agesOnly(record)) {
+            states.computeIfPresent(record.intentKey(), (k, s) -> StateTransitions.next(s, index, record));
+            return;
+        }
         states.compute(record.intentKey(), (k, s) -> StateTransitions.next(s, index, record));
     }
 

@@ -71,16 +71,24 @@ public final class RetentionSweeper implements AutoCloseable {
         }
         if (deleted > 0 || forgotten > 0) {
             AgentLog.debug("effectful retention " + retention + ": " + forgotten + " keys forgotten, " + deleted
-                    + " cycle files deleted, " + kept + " expired files kept for intents still remembered");
+                    + " cycle files deleted, " + kept + " expired files kept for intents still remembered; "
+                    + store.size() + " intents remembered"); // the soak reads the index size from here
         }
         last = new Result(forgotten, deleted, kept);
         return last;
     }
 
+    /**
+     * Needed while it holds a record that a remembered intent's state rests on. Dedup and refused
+     * records change nothing but a key's age, and every remembered key that is not unresolved has a
+     * younger record than any expired cycle, so a cycle with only those is needed by nobody. Counting
+     * them kept every cycle in which a held intent was asked again until a person resolved it: the
+     * soak saw the journal grow by a file for each such repeat.
+     */
     private boolean stillNeeded(int cycle) {
         Set<String> keys = new HashSet<>();
         journal.replayCycle(cycle, (i, r) -> {
-            if (r.intentKey() != null) {
+            if (r.intentKey() != null && !StateTransitions.agesOnly(r)) {
                 keys.add(r.intentKey());
             }
         });

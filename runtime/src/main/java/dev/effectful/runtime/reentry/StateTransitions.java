@@ -1,6 +1,7 @@
 package dev.effectful.runtime.reentry;
 
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
 
 /**
  * How each journal record moves an intent's state: the one place that reads records for
@@ -40,6 +41,17 @@ public final class StateTransitions {
             }
         }
         return new IntentState(phase, attempts, effect, retryUntil, resultIndex, Math.max(at, s == null ? 0 : s.lastMillis()));
+    }
+
+    /**
+     * Dedup and refused records only age an intent that is already known. Alone they are no intent
+     * at all: a call refused before it started (task budget spent) never ran, and a dedup or refusal
+     * whose intent lay in a cycle file retention deleted belongs to an intent that was forgotten.
+     * Read as the first record of a key they made an "intended, no outcome" intent that a person
+     * would have been asked to settle, and that retention then never forgot.
+     */
+    public static boolean agesOnly(JournalRecord r) {
+        return r.type() == RecordType.DEDUP || r.type() == RecordType.REFUSED;
     }
 
     /**

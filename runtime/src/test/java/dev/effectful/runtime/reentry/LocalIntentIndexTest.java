@@ -30,6 +30,23 @@ class LocalIntentIndexTest {
     }
 
     @Test
+    void aRefusalOrDedupAloneIsNoIntentButAgesAKnownOne() {
+        // refused before it started (task budget spent): nothing ran, nothing for a person to settle
+        index.apply(1, JournalRecord.of(RecordType.REFUSED).intentKey("never-ran").started(100).outcome("retryable")
+                .effectApplied("no").build());
+        // a dedup whose intent and outcome were in a cycle file retention deleted
+        index.apply(2, JournalRecord.of(RecordType.DEDUP).intentKey("forgotten").started(100).build());
+        assertThat(index.get("never-ran")).isEmpty();
+        assertThat(index.get("forgotten")).isEmpty();
+
+        index.apply(3, rec(RecordType.INTENT, 100).attempt(1).build());
+        index.apply(4, rec(RecordType.OUTCOME, 100).attempt(1).outcome("ok").effectApplied("yes").result("\"v\"").build());
+        index.apply(5, rec(RecordType.DEDUP, 900).build());
+        assertThat(index.get("k").orElseThrow()).extracting(IntentState::phase, IntentState::resultIndex, IntentState::lastMillis)
+                .containsExactly(Phase.OK, 4L, 900L);
+    }
+
+    @Test
     void okWithoutStoredResultRemembersThat() {
         index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
         index.apply(2, rec(RecordType.OUTCOME, 100).attempt(1).outcome("ok").effectApplied("yes").build());

@@ -100,6 +100,55 @@ class RetentionSweeperTest {
         }
     }
 
+    private static JournalRecord unknown(String key) {
+        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind("send").intentKey(key).attempt(1)
+                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome("unknown")
+                .effectApplied("unknown").durationMs(0L).build();
+    }
+
+    private static JournalRecord refused(String key) {
+        return JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind("send").intentKey(key)
+                .started(System.currentTimeMillis()).outcome("unknown").effectApplied("unknown")
+                .message("held until a person resolves it").build();
+    }
+
+    @Test
+    void aHeldIntentAskedAgainKeepsItsEvidenceButNotEveryCycleItWasRefusedIn() throws Exception {
+        LocalIntentIndex index = new LocalIntentIndex();
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+            int heldCycle = nextCycle(j);
+            append(j, index, intent("held"));
+            append(j, index, unknown("held"));
+            // the agent loop asks again and again: each answer is a refused record in a later cycle
+            int refusedOnce = nextCycle(j);
+            append(j, index, refused("held"));
+            int refusedTwice = nextCycle(j);
+            append(j, index, refused("held"));
+            long cutoff = j.cycleEndMillis(refusedTwice);
+            nextCycle(j);
+            append(j, index, intent("newest"));
+
+            RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO, () -> cutoff).sweep();
+
+            assertThat(j.cycles()).contains(heldCycle).doesNotContain(refusedOnce, refusedTwice);
+            assertThat(r).isEqualTo(new RetentionSweeper.Result(0, 2, 1));
+            assertThat(index.get("held")).get().extracting(IntentState::phase).isEqualTo(Phase.UNKNOWN);
+        }
+        // what a restart rebuilds from what is left: still held, with its intent record
+        LocalIntentIndex replayed = new LocalIntentIndex();
+        List<RecordType> types = new ArrayList<>();
+        try (ChronicleJournal j = ChronicleJournal.openReader(tmp.resolve("j"))) {
+            j.replay((i, rec) -> {
+                replayed.apply(i, rec);
+                if ("held".equals(rec.intentKey())) {
+                    types.add(rec.type());
+                }
+            });
+        }
+        assertThat(types).containsExactly(RecordType.INTENT, RecordType.OUTCOME);
+        assertThat(replayed.get("held")).get().extracting(IntentState::phase).isEqualTo(Phase.UNKNOWN);
+    }
+
     @Test
     void theCurrentCycleIsNeverDeletedEvenWhenEverythingIsExpired() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();

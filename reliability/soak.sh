@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The soak: an application with the real agent attached calls effectful tools from 2 threads for N
+# minutes, one journal cycle file per second, 10 s retention, against a loopback ledger; then judges
+# heap, cycle files, the intent index, held intents and duplicates. Prints the table, writes
+# reliability/target/soak.json.
+#   reliability/soak.sh [--minutes N] [--seconds N] [--sample-seconds N] [--retention-seconds N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra=(); minutes=10
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --minutes) minutes="$2"; shift 2 ;;
+    --seconds|--sample-seconds|--retention-seconds) extra+=("$1" "$2"); shift 2 ;;
+    *) echo "usage: $0 [--minutes N] [--seconds N] [--sample-seconds N] [--retention-seconds N]" >&2; exit 2 ;;
+  esac
+done
+if [ -z "${SKIP_BUILD:-}" ]; then
+  mvn -q -B install -DskipTests
+  mvn -q -B -pl agent -am test-compile
+fi
+mkdir -p reliability/target
+mvn -q -B -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/reliability/target/soak-deps.txt" >/dev/null
+# this checkout's own classes first, never a stale SNAPSHOT from ~/.m2
+deps=$(tr ':' '\n' < reliability/target/soak-deps.txt | grep -v '/dev/effectful/' | paste -sd: -)
+# a private copy (not the campaign's), so a rebuild or a campaign running beside it cannot disturb it
+snap=reliability/target/soak-snapshot
+rm -rf "$snap"; mkdir -p "$snap"
+cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"
+cp -r annotations/target/classes "$snap/annotations"; cp agent/target/effectful-agent.jar "$snap/effectful-agent.jar"
+cp="$snap/test:$snap/runtime:$snap/annotations:$deps"
+exec java -cp "$cp" dev.effectful.agent.reliability.Soak --minutes "$minutes" "${extra[@]}" \
+  --out reliability/target --agent "$snap/effectful-agent.jar"
