@@ -1,11 +1,14 @@
 package dev.effectful.runtime.reentry;
 
 import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,15 +55,20 @@ public final class RetentionSweeper implements AutoCloseable {
         int deleted = 0;
         int kept = 0;
         int current = journal.currentCycle();
+        // keys with records in expired files that stay: their stories must not lose their ends
+        Set<String> inKeptFiles = new HashSet<>();
         for (int cycle : journal.cycles()) {
             if (cycle >= current || journal.cycleEndMillis(cycle) > cutoff) {
                 break; // cycles are in order: every later one is younger still
             }
-            if (stillNeeded(cycle)) {
+            Map<String, Long> lastRecordOf = stateRecords(cycle);
+            if (lastRecordOf.keySet().stream().anyMatch(k -> store.get(k).isPresent())) {
                 kept++;
+                inKeptFiles.addAll(lastRecordOf.keySet());
                 continue;
             }
             try {
+                carryOver(lastRecordOf, inKeptFiles);
                 if (journal.deleteCycle(cycle)) {
                     deleted++;
                 }
@@ -79,20 +87,48 @@ public final class RetentionSweeper implements AutoCloseable {
     }
 
     /**
-     * Needed while it holds a record that a remembered intent's state rests on. Dedup and refused
-     * records change nothing but a key's age, and every remembered key that is not unresolved has a
-     * younger record than any expired cycle, so a cycle with only those is needed by nobody. Counting
-     * them kept every cycle in which a held intent was asked again until a person resolved it: the
-     * soak saw the journal grow by a file for each such repeat.
+     * Per key, the index of its last record in {@code cycle} that its state rests on. A cycle is
+     * needed while one of these keys is remembered. Dedup and refused records change nothing but a
+     * key's age, and every remembered key that is not unresolved has a younger record than any
+     * expired cycle, so a cycle with only those is needed by nobody. Counting them kept every cycle
+     * in which a held intent was asked again until a person resolved it: the soak saw the journal
+     * grow by a file for each such repeat.
      */
-    private boolean stillNeeded(int cycle) {
-        Set<String> keys = new HashSet<>();
+    private Map<String, Long> stateRecords(int cycle) {
+        Map<String, Long> last = new HashMap<>();
         journal.replayCycle(cycle, (i, r) -> {
             if (r.intentKey() != null && !StateTransitions.agesOnly(r)) {
-                keys.add(r.intentKey());
+                last.put(r.intentKey(), i);
             }
         });
-        return keys.stream().anyMatch(k -> store.get(k).isPresent());
+        return last;
+    }
+
+    /**
+     * A call can start at the very end of a file that is kept (it also holds an intent that is
+     * still remembered) and end in the next one, which is not. Deleting that one would leave the
+     * intent record without its outcome, and every later reader would take a finished call for a
+     * crash and hold it for a person (the soak found dozens). So before the file goes, the last
+     * record of each such forgotten key is appended again to the live journal, marked as carried.
+     * Its copy ages out like any record; if its file is deleted while the intent's file is still
+     * kept, it is carried again.
+     */
+    private void carryOver(Map<String, Long> lastRecordOf, Set<String> inKeptFiles) {
+        for (Map.Entry<String, Long> e : lastRecordOf.entrySet()) {
+            if (!inKeptFiles.contains(e.getKey())) {
+                continue;
+            }
+            journal.read(e.getValue()).ifPresent(r -> journal.append(carried(r)));
+        }
+    }
+
+    static JournalRecord carried(JournalRecord r) {
+        String note = "carried over by retention: the file that held this record was deleted while an earlier"
+                + " record of the same intent was kept";
+        return new JournalRecord(r.type(), r.task(), r.actor(), r.call(), r.kind(), r.intentKey(), r.attempt(),
+                r.attemptId(), r.started(), r.budgetLeftS(), r.args(), r.outcome(), r.effectApplied(), r.retryAfterS(),
+                r.deadlineLeftS(), r.message() == null ? note : r.message() + " (" + note + ")", r.result(), r.probe(),
+                r.pid(), r.thread(), r.durationMs(), r.item());
     }
 
     public Result lastResult() {

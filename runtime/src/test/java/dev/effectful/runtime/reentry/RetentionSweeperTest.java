@@ -162,4 +162,45 @@ class RetentionSweeperTest {
             assertThat(cycleFiles()).isEqualTo(1);
         }
     }
+
+    @Test
+    void aCallThatEndedInADeletedFileKeepsItsOutcomeSoItIsNeverTakenForACrash() throws Exception {
+        LocalIntentIndex index = new LocalIntentIndex();
+        int keptCycle;
+        int outcomeCycle;
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+            keptCycle = nextCycle(j);
+            append(j, index, intent("held"));
+            append(j, index, unknown("held"));
+            // a call starts at the very end of the file the held intent keeps, and ends in the next one
+            append(j, index, intent("crossing"));
+            outcomeCycle = nextCycle(j);
+            append(j, index, ok("crossing"));
+            long cutoff = j.cycleEndMillis(outcomeCycle);
+            nextCycle(j);
+            append(j, index, intent("newest"));
+
+            RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO, () -> cutoff).sweep();
+
+            assertThat(j.cycles()).contains(keptCycle).doesNotContain(outcomeCycle);
+            assertThat(r.filesDeleted()).isEqualTo(1);
+            assertThat(index.get("crossing")).as("forgotten: it was done, long ago").isEmpty();
+        }
+        LocalIntentIndex replayed = new LocalIntentIndex();
+        List<JournalRecord> crossing = new ArrayList<>();
+        try (ChronicleJournal j = ChronicleJournal.openReader(tmp.resolve("j"))) {
+            j.replay((i, rec) -> {
+                replayed.apply(i, rec);
+                if ("crossing".equals(rec.intentKey())) {
+                    crossing.add(rec);
+                }
+            });
+        }
+        assertThat(replayed.get("crossing")).as("a restart must not hold a finished call for a person").get()
+                .extracting(IntentState::phase).isEqualTo(Phase.OK);
+        assertThat(crossing).extracting(JournalRecord::type).containsExactly(RecordType.INTENT, RecordType.OUTCOME);
+        assertThat(crossing.get(1).message()).contains("carried over by retention");
+        assertThat(crossing.get(1).result()).isEqualTo("\"done\"");
+        assertThat(replayed.get("held")).get().extracting(IntentState::phase).isEqualTo(Phase.UNKNOWN);
+    }
 }
