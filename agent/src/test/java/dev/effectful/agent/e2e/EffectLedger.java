@@ -45,7 +45,12 @@ public final class EffectLedger implements AutoCloseable {
     private volatile Path journalDir;
 
     public EffectLedger() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(InetAddress.getLoopbackAddress());
+    }
+
+    /** Listening on {@code bind}: the wildcard address lets hosts in other network namespaces reach it. */
+    public EffectLedger(InetAddress bind) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(bind, 0), 0);
         server.setExecutor(pool);
         server.createContext("/", this::handle);
         server.start();
@@ -58,7 +63,12 @@ public final class EffectLedger implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return urlVia("127.0.0.1");
+    }
+
+    /** The ledger as a process reaches it through {@code address} (another namespace's gateway). */
+    public String urlVia(String address) {
+        return "http://" + address + ":" + server.getAddress().getPort();
     }
 
     public int effects(String verb, String key) {

@@ -23,28 +23,49 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fleet mode end to end: three host JVMs, each with the real agent jar and its own journal
- * directory, sharing one real PostgreSQL server, against a loopback ledger that counts effects.
- * (All on one machine without network namespaces: the hosts share nothing but the database and
- * the ledger, which is what a fleet shares.)
+ * Fleet mode end to end: three host JVMs, each with the real agent jar, its own journal directory
+ * and (as root) its own network namespace, sharing one real PostgreSQL server and a ledger that
+ * counts effects: the hosts share nothing but the database and the ledger, which is what a fleet
+ * shares.
  */
 class FleetIT {
 
     static PostgresServer pg;
+    /** Null where namespaces cannot be made (not root, no {@code ip}): the hosts then share loopback. */
+    static HostNetworks nets;
 
     @TempDir
     Path tmp;
 
     @BeforeAll
     static void startServer() throws Exception {
-        pg = PostgresServer.start();
+        nets = HostNetworks.createIfPossible(List.of("a", "b", "c")).orElse(null);
+        if (nets == null) {
+            System.out.println("FleetIT: no network namespaces here (needs root and ip): the hosts share loopback");
+        }
+        pg = PostgresServer.start(false, nets == null ? List.of() : nets.gateways());
     }
 
     @AfterAll
     static void stopServer() throws Exception {
-        if (pg != null) {
-            pg.close();
+        try {
+            if (pg != null) {
+                pg.close();
+            }
+        } finally {
+            if (nets != null) {
+                nets.close();
+            }
         }
+    }
+
+    /** How {@code host} reaches the database and the ledger. */
+    private static String via(String host) {
+        return nets == null ? "127.0.0.1" : nets.gateway(host);
+    }
+
+    private static EffectLedger ledger() throws java.io.IOException {
+        return nets == null ? new EffectLedger() : new EffectLedger(java.net.InetAddress.getByName("0.0.0.0"));
     }
 
     /** A host: own journal, the shared store, the password given each of the three supported ways. */
@@ -52,12 +73,15 @@ class FleetIT {
         ForkedApp app = ForkedApp.jdk(Jdk.current()).main(FleetApp.class, args)
                 .sysprop("effectful.journal.dir", tmp.resolve("journal-" + name))
                 .sysprop("effectful.store", "postgres")
-                .sysprop("effectful.store.url", pg.url())
+                .sysprop("effectful.store.url", pg.urlVia(via(name)))
                 .sysprop("effectful.store.user", PostgresServer.USER)
                 .sysprop("effectful.store.lease", "2s")
                 .sysprop("effectful.store.timeout", "5s")
-                .sysprop("ledger", ledger.url())
+                .sysprop("ledger", ledger.urlVia(via(name)))
                 .env("HOME", tmp.resolve("home").toString());
+        if (nets != null) {
+            app.prefix(nets.enter(name));
+        }
         switch (name) {
             case "a" -> app.env("EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
             case "b" -> {
@@ -72,7 +96,7 @@ class FleetIT {
 
     @Test
     void aHostKilledMidChargeIsTakenOverByAnotherThatProbesOnceAndNeverChargesAgain() throws Exception {
-        try (EffectLedger ledger = new EffectLedger()) {
+        try (EffectLedger ledger = ledger()) {
             ForkedApp a = host("a", ledger, "charge", "order-kill").sysprop("charge.mode", "hang").start(tmp.resolve("logs"));
             a.awaitLine(l -> l.equals("BODY charge order-kill"), Duration.ofSeconds(90));
             awaitEffect(ledger, "charge", "order-kill");
@@ -97,12 +121,19 @@ class FleetIT {
 
     @Test
     void theSameNewIntentFromTwoHostsAtOneMomentRunsOnceAndBothGetItsResult() throws Exception {
-        try (EffectLedger ledger = new EffectLedger()) {
+        try (EffectLedger ledger = ledger()) {
             Path gate = tmp.resolve("gate");
             ForkedApp b = host("b", ledger, "ship", "order-race", gate.toString()).start(tmp.resolve("logs"));
             ForkedApp c = host("c", ledger, "ship", "order-race", gate.toString()).start(tmp.resolve("logs"));
             b.awaitLine("READY"::equals, Duration.ofSeconds(90));
             c.awaitLine("READY"::equals, Duration.ofSeconds(90));
+            if (nets != null) {
+                Path mine = Files.readSymbolicLink(Path.of("/proc/self/ns/net"));
+                Path ofB = Files.readSymbolicLink(Path.of("/proc", Long.toString(b.pid()), "ns", "net"));
+                Path ofC = Files.readSymbolicLink(Path.of("/proc", Long.toString(c.pid()), "ns", "net"));
+                assertThat(List.of(ofB, ofC)).as("each host in a network namespace of its own").doesNotHaveDuplicates()
+                        .doesNotContain(mine);
+            }
             Files.createFile(gate);
             assertThat(b.awaitExit(Duration.ofSeconds(90))).isZero();
             assertThat(c.awaitExit(Duration.ofSeconds(90))).isZero();
@@ -120,7 +151,7 @@ class FleetIT {
 
     @Test
     void theDatabaseKilledMidRunRefusesEffectsLetsReadsGoOnAndServiceResumesAfterRestart() throws Exception {
-        try (EffectLedger ledger = new EffectLedger()) {
+        try (EffectLedger ledger = ledger()) {
             Path gates = Files.createDirectories(tmp.resolve("gates"));
             ForkedApp d = host("c", ledger, "outage", gates.toString()).start(tmp.resolve("logs"));
             d.awaitLine("READY down"::equals, Duration.ofSeconds(90));
@@ -138,7 +169,7 @@ class FleetIT {
             var r = d.results();
             assertThat(r.get("before")).isEqualTo("done:charge:o-before");
             assertThat(r.get("during")).startsWith("THROWN ").contains("\"outcome\":\"retryable\"")
-                    .contains("\"effect_applied\":\"no\"").contains("intent store postgres jdbc:postgresql://127.0.0.1:" + pg.port())
+                    .contains("\"effect_applied\":\"no\"").contains("intent store postgres " + pg.urlVia(via("c")))
                     .doesNotContain(PostgresServer.PASSWORD);
             assertThat(Long.parseLong(r.get("during_ms"))).as("refused within the task budget of 8 s").isLessThan(8_000);
             assertThat(r.get("read")).as("READ tools go on").isEqualTo("42");

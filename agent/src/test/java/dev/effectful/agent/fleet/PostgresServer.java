@@ -33,6 +33,8 @@ public final class PostgresServer implements AutoCloseable {
     private final int port;
 
     private final boolean fsync;
+    /** Addresses the server listens on: loopback, and any namespace gateways. */
+    private String listen = "127.0.0.1";
 
     private PostgresServer(Path bin, Path dir, int port, boolean fsync) {
         this.fsync = fsync;
@@ -75,6 +77,14 @@ public final class PostgresServer implements AutoCloseable {
 
     /** {@code fsync} on is PostgreSQL's default and what a benchmark should measure. */
     public static PostgresServer start(boolean fsync) throws IOException, InterruptedException {
+        return start(fsync, List.of());
+    }
+
+    /**
+     * Also listening on {@code alsoListenOn} (gateways of other network namespaces, see HostNetworks),
+     * with password logins allowed from 10.213.0.0/16.
+     */
+    public static PostgresServer start(boolean fsync, List<String> alsoListenOn) throws IOException, InterruptedException {
         Path bin = binaries();
         Path dir = Files.createTempDirectory("effectful-pg");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
@@ -85,12 +95,18 @@ public final class PostgresServer implements AutoCloseable {
             port = s.getLocalPort();
         }
         PostgresServer pg = new PostgresServer(bin, dir, port, fsync);
+        pg.listen = String.join(",", java.util.stream.Stream.concat(java.util.stream.Stream.of("127.0.0.1"),
+                alsoListenOn.stream()).toList());
         Path pw = dir.resolve("pw");
         Files.writeString(pw, PASSWORD + "\n");
         Files.setOwner(pw, users.lookupPrincipalByName("postgres"));
         pg.asPostgres(List.of(bin.resolve("initdb").toString(), "-D", pg.data.toString(), "-U", USER, "--pwfile=" + pw,
                 "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--no-sync"), 60);
         Files.delete(pw);
+        if (!alsoListenOn.isEmpty()) {
+            Files.writeString(pg.data.resolve("pg_hba.conf"), "host all all 10.213.0.0/16 scram-sha-256\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+        }
         pg.startServer();
         return pg;
     }
@@ -98,7 +114,7 @@ public final class PostgresServer implements AutoCloseable {
     /** Starts (or restarts after a kill) the server and waits until it accepts connections. */
     public void startServer() throws IOException, InterruptedException {
         asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
-                "-w", "-t", "60", "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=" + (fsync ? "on" : "off")
+                "-w", "-t", "60", "-o", "-p " + port + " -k " + dir + " -c listen_addresses=" + listen + " -c fsync=" + (fsync ? "on" : "off")
                         + " -c max_connections=60", "start"), 90);
     }
 
@@ -117,7 +133,12 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     public String url() {
-        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+        return urlVia("127.0.0.1");
+    }
+
+    /** The server as a process reaches it through {@code address} (another namespace's gateway). */
+    public String urlVia(String address) {
+        return "jdbc:postgresql://" + address + ":" + port + "/postgres";
     }
 
     public int port() {

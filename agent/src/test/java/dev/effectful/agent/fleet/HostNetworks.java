@@ -1,0 +1,109 @@
+package dev.effectful.agent.fleet;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One network namespace per fleet host, so the hosts share no loopback: each reaches the database
+ * and the ledger only through its own virtual link to the test's namespace, at that link's gateway
+ * address, as separate machines would. Needs root and {@code ip}; where either is missing the
+ * hosts share the machine's loopback (and the test says so).
+ */
+final class HostNetworks implements AutoCloseable {
+
+    /** Host name to its namespace and link number. */
+    private final Map<String, Integer> links = new LinkedHashMap<>();
+    private final String prefix = "eff" + ProcessHandle.current().pid() % 100_000;
+
+    private HostNetworks() {
+    }
+
+    static Optional<HostNetworks> createIfPossible(List<String> hosts) {
+        if (!"root".equals(System.getProperty("user.name")) || !new java.io.File("/usr/sbin/ip").canExecute()
+                && !new java.io.File("/sbin/ip").canExecute()) {
+            return Optional.empty();
+        }
+        HostNetworks n = new HostNetworks();
+        try {
+            int i = 1;
+            for (String h : hosts) {
+                n.add(h, i++);
+            }
+            return Optional.of(n);
+        } catch (IOException | RuntimeException e) {
+            n.close();
+            System.out.println("network namespaces not available here (" + e.getMessage() + "); hosts share loopback");
+            return Optional.empty();
+        }
+    }
+
+    private void add(String host, int i) throws IOException {
+        String ns = namespace(host);
+        String outside = prefix + "h" + i;
+        String inside = prefix + "n" + i;
+        run("ip", "netns", "add", ns);
+        links.put(host, i);
+        run("ip", "link", "add", outside, "type", "veth", "peer", "name", inside);
+        run("ip", "link", "set", inside, "netns", ns);
+        run("ip", "addr", "add", gateway(host) + "/30", "dev", outside);
+        run("ip", "link", "set", outside, "up");
+        run("ip", "netns", "exec", ns, "ip", "addr", "add", "10.213." + i + ".2/30", "dev", inside);
+        run("ip", "netns", "exec", ns, "ip", "link", "set", inside, "up");
+        run("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
+    }
+
+    /** The address, in the test's namespace, by which {@code host} reaches the database and the ledger. */
+    String gateway(String host) {
+        return "10.213." + links.get(host) + ".1";
+    }
+
+    List<String> gateways() {
+        List<String> out = new ArrayList<>();
+        links.keySet().forEach(h -> out.add(gateway(h)));
+        return out;
+    }
+
+    /** The command that runs a process inside {@code host}'s namespace (it execs: same pid). */
+    String[] enter(String host) {
+        return new String[] {"ip", "netns", "exec", namespace(host)};
+    }
+
+    private String namespace(String host) {
+        return prefix + "-" + host;
+    }
+
+    @Override
+    public void close() {
+        for (String h : links.keySet()) {
+            try {
+                run("ip", "netns", "del", namespace(h)); // takes its end of the link, and so the link, with it
+            } catch (IOException | RuntimeException e) {
+                System.out.println("could not remove network namespace " + namespace(h) + ": " + e.getMessage());
+            }
+        }
+        links.clear();
+    }
+
+    private static void run(String... cmd) throws IOException {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("timed out: " + String.join(" ", cmd));
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new IOException(String.join(" ", cmd) + " failed: " + out.trim());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", cmd), e);
+        }
+    }
+}
