@@ -152,7 +152,7 @@ public final class CallEngine {
         Decision d;
         try {
             d = store.decideAndClaim(call.intentKey, new IntentStore.IntentMeta(task.id(), tool.verb(),
-                            tool.kind().name().toLowerCase(Locale.ROOT)),
+                            tool.kindWord()),
                     (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
                             call.intentKey, now),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
@@ -521,7 +521,7 @@ public final class CallEngine {
 
     JournalRecord.Builder base(Call call, RecordType type) {
         return JournalRecord.of(type).task(call.task.id()).actor(call.task.actor().isEmpty() ? null : call.task.actor())
-                .call(call.tool.verb()).kind(call.tool.kind().name().toLowerCase(Locale.ROOT))
+                .call(call.tool.verb()).kind(call.tool.kindWord())
                 .intentKey(call.intentKey);
     }
 
@@ -547,7 +547,7 @@ public final class CallEngine {
             return;
         }
         AgentLog.info("effectful " + what + " task=" + (call.task == null ? "-" : call.task.id()) + " call="
-                + call.tool.verb() + " kind=" + call.tool.kind().name().toLowerCase(Locale.ROOT) + " intent_key="
+                + call.tool.verb() + " kind=" + call.tool.kindWord() + " intent_key="
                 + call.intentKey + (call.attemptId == null ? "" : " attempt_id=" + call.attemptId) + " outcome="
                 + outcome + " effect_applied=" + effect + " duration_ms=" + durationMs);
     }

@@ -23,6 +23,14 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
                          Optional<Method> probe, Optional<Method> check, ToolOverrides overrides, boolean keyable,
                          long floorMillis, long timeoutMillis, Type returnType, Optional<BatchSpec> batch) {
 
+    private static final String[] KIND_WORDS = java.util.Arrays.stream(EffectKind.values())
+            .map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).toArray(String[]::new);
+
+    /** The kind as the journal writes it; looked up, since lower-casing it per record showed in profiles. */
+    public String kindWord() {
+        return KIND_WORDS[kind.ordinal()];
+    }
+
     public boolean returnsOutcome() {
         return method.getReturnType() == dev.effectful.Outcome.class;
     }
