@@ -29,7 +29,6 @@ import dev.effectful.runtime.values.ResultCodec;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
