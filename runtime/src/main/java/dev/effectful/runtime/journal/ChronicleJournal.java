@@ -169,13 +169,18 @@ public final class ChronicleJournal implements Journal {
     }
 
     private void replay(RecordVisitor visitor, boolean lean) {
+        replay(visitor, lean, -1);
+    }
+
+    /** From the start, or after the record at {@code afterIndex} (>= 0); false if that record is not there. */
+    private boolean replay(RecordVisitor visitor, boolean lean, long afterIndex) {
         long[] read = {0, -1};
         try {
-            replay0((i, r) -> {
+            return replay0((i, r) -> {
                 read[0]++;
                 read[1] = i;
                 visitor.visit(i, r);
-            }, lean);
+            }, lean, afterIndex);
         } catch (JournalUnavailableException e) {
             throw e;
         } catch (RuntimeException | InternalError e) {
@@ -188,13 +193,23 @@ public final class ChronicleJournal implements Journal {
         }
     }
 
-    private void replay0(RecordVisitor visitor, boolean lean) {
+    private boolean replay0(RecordVisitor visitor, boolean lean, long afterIndex) {
         try (ExcerptTailer tailer = queue.createTailer()) {
-            tailer.toStart();
+            if (afterIndex < 0) {
+                tailer.toStart();
+            } else if (!tailer.moveToIndex(afterIndex)) {
+                return false;
+            } else {
+                try (DocumentContext first = tailer.readingDocument()) {
+                    if (!first.isPresent() || first.index() != afterIndex) {
+                        return false;
+                    }
+                }
+            }
             while (true) {
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {
-                        return;
+                        return true;
                     }
                     if (!dc.isData()) {
                         continue;
@@ -330,34 +345,11 @@ public final class ChronicleJournal implements Journal {
      */
     public long replayForIndexAfter(long index, RecordVisitor visitor) {
         long[] visited = {0};
-        try (ExcerptTailer tailer = queue.createTailer()) {
-            if (!tailer.moveToIndex(index)) {
-                return -1;
-            }
-            try (DocumentContext first = tailer.readingDocument()) {
-                if (!first.isPresent() || first.index() != index) {
-                    return -1;
-                }
-            }
-            while (true) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        return visited[0];
-                    }
-                    if (!dc.isData()) {
-                        continue;
-                    }
-                    JournalRecord r = RecordCodec.readForIndex(dc.wire());
-                    if (r != null) {
-                        visited[0]++;
-                        visitor.visit(dc.index(), r);
-                    }
-                }
-            }
-        } catch (RuntimeException | InternalError e) {
-            throw new JournalUnavailableException("journal damaged in " + dir + " after the index snapshot: "
-                    + visited[0] + " records read, then " + rootMessage(e), e);
-        }
+        boolean found = replay((i, r) -> {
+            visited[0]++;
+            visitor.visit(i, r);
+        }, true, index);
+        return found ? visited[0] : -1;
     }
 
     static String rootMessage(Throwable e) {
