@@ -28,7 +28,8 @@ public record Outcome<T>(Status status, EffectApplied effectApplied, String atte
     /**
      * One item of a batch tool: the primary way a batch tool reports what happened to each item
      * (return an {@code Outcome} whose {@link #items()} name them, or throw a
-     * {@link ToolOutcomeException} carrying one).
+     * {@link ToolOutcomeException} carrying one), or names as the body goes with
+     * {@link Attempt#report(Item)} so an item keeps its truth if the body throws later.
      *
      * @param id      the item's {@link ItemKey}
      * @param applied whether this item's effect landed

@@ -31,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * with its own intent and outcome records, so a retry touches only the items that did not land.
  * Items already ok are not sent again, items refused for good are reported and not sent, unknown
  * items are probed one by one (or held), and the body receives a collection of the same kind
- * holding only the rest.
+ * holding only the rest. When the body throws, the items it did not name (in its outcome or with
+ * {@code Attempt.report}) are unknown whatever the exception: it describes one request, not the
+ * items sent before it.
  */
 final class BatchProtocol {
 
@@ -133,7 +135,8 @@ final class BatchProtocol {
         Object[] replaced = call.args.clone();
         replaced[spec.itemsIndex()] = BatchSpec.sameKind(items, toSend);
         call.replacedArgs = replaced;
-        call.attemptScope = new Attempt(call.intentKey, attempt, call.attemptId).makeCurrent();
+        call.batchAttempt = new Attempt(call.intentKey, attempt, call.attemptId);
+        call.attemptScope = call.batchAttempt.makeCurrent();
         engine.armDeadline(call);
     }
 
@@ -214,6 +217,12 @@ final class BatchProtocol {
             failure = engine.classifier().classify(thrown, tool.kind(), tool.overrides());
         }
         Map<String, Outcome.Item> byId = new LinkedHashMap<>();
+        if (call.batchAttempt != null) {
+            // named as the body went: the only record of what it sent when it throws part-way
+            for (Outcome.Item i : call.batchAttempt.reportedItems()) {
+                byId.put(i.id(), i);
+            }
+        }
         if (reported != null) {
             for (Outcome.Item i : reported.items()) {
                 byId.put(i.id(), i);
@@ -228,7 +237,7 @@ final class BatchProtocol {
                 case REJECTED -> Outcome.Item.rejected(p.id, p.reason);
                 case HELD -> Outcome.Item.unknown(p.id, p.reason);
                 case WAIT -> Outcome.Item.retryable(p.id, p.reason);
-                case SEND -> sentItem(p, byId.get(p.id), thrown, reported, failure, timedOut);
+                case SEND -> sentItem(p, byId.get(p.id), thrown, reported, timedOut);
             };
             if (p.plan == Plan.WAIT && p.retryAfterS != null) {
                 retryAfter = retryAfter == null ? p.retryAfterS : Math.min(retryAfter, p.retryAfterS);
@@ -246,7 +255,8 @@ final class BatchProtocol {
             retryAfter = failure.retryAfterS();
         }
         BatchSummary summary = BatchSummary.of(all, tool.batch().orElseThrow().noun());
-        String message = failure != null && summary.status() != Status.OK ? summary.message() + " (" + failure.message() + ")"
+        String why = failure != null ? failure.message() : thrown != null && !timedOut ? thrownMessage(thrown) : null;
+        String message = why != null && summary.status() != Status.OK ? summary.message() + " (" + why + ")"
                 : summary.message();
         Object value = reported != null ? reported.value() : returned;
         Outcome<Object> outcome = new Outcome<>(summary.status(), summary.effect(), call.attemptId, call.intentKey,
@@ -263,28 +273,33 @@ final class BatchProtocol {
     }
 
     private static Outcome.Item sentItem(ItemPlan p, Outcome.Item reportedItem, Throwable thrown, Outcome<?> reported,
-                                         Classification failure, boolean timedOut) {
+                                         boolean timedOut) {
         if (reportedItem != null) {
             return reportedItem;
         }
         if (timedOut) {
             return Outcome.Item.unknown(p.id, "deadline reached while the batch was running");
         }
-        if (failure != null) {
-            return failure.effect() == EffectApplied.NO
-                    ? new Outcome.Item(p.id, EffectApplied.NO, failure.message(), failure.status())
-                    : Outcome.Item.unknown(p.id, failure.message());
+        if (thrown != null) {
+            // An exception's class describes the one request that raised it, not the items sent before
+            // it: an item the body did not name may have landed, so it is neither "not applied" nor
+            // refused for good. The next call probes it, or holds it per the re-entry table.
+            return Outcome.Item.unknown(p.id, "the tool threw before naming this item; it may have been sent");
         }
         if (reported != null && !reported.isOk()) {
-            // the tool reported failure without naming this item: take the call's word for it
+            // the body returned a failure without naming this item: it finished, so take its word for it
             return reported.effectApplied() == EffectApplied.NO
                     ? new Outcome.Item(p.id, EffectApplied.NO, reported.message(), reported.status())
                     : Outcome.Item.unknown(p.id, reported.message());
         }
-        if (thrown != null) {
-            return Outcome.Item.unknown(p.id, String.valueOf(thrown));
-        }
         return Outcome.Item.applied(p.id);
+    }
+
+    private static String thrownMessage(Throwable thrown) {
+        if (thrown instanceof ToolOutcomeException toe && toe.outcome().message() != null) {
+            return toe.outcome().status().word() + ": " + toe.outcome().message();
+        }
+        return thrown instanceof ToolOutcomeException toe ? toe.outcome().status().word() : String.valueOf(thrown);
     }
 
     private static String attemptId(Call call, ItemPlan p) {

@@ -25,6 +25,8 @@ final class Call {
 
     /** For a batch tool: each item's plan, in the caller's order. */
     java.util.List<BatchProtocol.ItemPlan> items;
+    /** For a batch tool whose body runs: the attempt it runs as, holding the items the body named as it went. */
+    Attempt batchAttempt;
     /** For a batch tool whose body runs: the arguments with only the items to send. */
     Object[] replacedArgs;
 
