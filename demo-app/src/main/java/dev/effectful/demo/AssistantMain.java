@@ -55,8 +55,9 @@ public final class AssistantMain {
                 .afterToolExecution(t -> {
                     append(transcript, Map.of("ev", "end", "act", args[2], "id", t.request().id(), "tool", t.request().name(),
                             "result", String.valueOf(t.result()), "failed", t.hasFailed(), "at", System.currentTimeMillis()));
-                    out.println("    " + pad(t.request().name(), 15) + shorten(t.request().arguments(), 46) + " -> "
-                            + shorten(String.valueOf(t.result()), 70));
+                    // a trace, cut to fit 100 columns; the summary at the end cuts nothing
+                    out.println("    " + pad(t.request().name(), 15) + shorten(t.request().arguments(), 36) + " -> "
+                            + shorten(String.valueOf(t.result()), 40));
                 })
                 .build();
 
@@ -64,7 +65,7 @@ public final class AssistantMain {
         // the task id, not the process, is the identity of the work: the restarted process reuses it
         try (Task task = Task.open(taskId, Duration.ofSeconds(45))) {
             String answer = assistant.chat(prompt);
-            out.println("    model: " + shorten(answer, 110));
+            out.println("    model: " + shorten(answer, 89));
         }
         out.flush();
         System.exit(0);

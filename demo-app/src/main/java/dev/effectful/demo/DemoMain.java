@@ -60,27 +60,27 @@ public final class DemoMain {
         String model = AssistantMain.realModel() == null ? "a scripted model (offline)" : "a real model via OPENAI_*";
 
         out.println("== Effectful demo: an order-and-notify assistant on LangChain4j, " + model);
-        out.println(agentJar != null
-                ? "   running WITH the Effectful agent (" + agentJar + "); journal " + journal
-                : "   running WITHOUT the Effectful agent: duplicates will happen"
+        Summary.wrap(out, "   ", agentJar != null
+                ? "running WITH the Effectful agent (" + agentJar + "); journal " + journal
+                : "running WITHOUT the Effectful agent: duplicates will happen"
                         + (noAgent ? " (--no-agent)" : " (start with -javaagent:agent/target/effectful-agent.jar)"));
 
         try (LedgerService service = new LedgerService()) {
             CrashAct acts = new CrashAct(agentJar, journal, service.baseUrl(), transcript);
-            out.println("-- act 1: task " + taskId + "; the service answers 429 + Retry-After, creates a partial order,"
+            Summary.wrap(out, "-- ", "act 1: task " + taskId + "; the service answers 429 + Retry-After, creates a partial order,"
                     + " sends 200 with an error body, replies too slowly; the model re-sends one call");
             Process first = acts.start(taskId, "first");
             boolean charged = waitForChargeOrExit(service, first);
             if (charged) {
                 Thread.sleep(300); // let the child sit in the call, as a real crash would find it
                 CrashAct.kill9(first);
-                out.println("-- kill -9 " + first.pid() + ": the card was charged, the assistant died before it heard");
+                Summary.wrap(out, "-- ", "kill -9 " + first.pid() + ": the card was charged, the assistant died before it heard");
             } else {
-                out.println("-- act 1 ended without reaching the charge (exit " + CrashAct.finish(first, 1) + ")");
+                Summary.wrap(out, "-- ", "act 1 ended without reaching the charge (exit " + CrashAct.finish(first, 1) + ")");
             }
             service.releaseHangingCharge();
 
-            out.println("-- act 2: the assistant restarts on task " + taskId + " and runs the whole task again;"
+            Summary.wrap(out, "-- ", "act 2: the assistant restarts on task " + taskId + " and runs the whole task again;"
                     + " the cancel's reply is lost (502)");
             Process resume = acts.start(taskId, "resume");
             int resumeExit = CrashAct.finish(resume, 45);
@@ -92,10 +92,11 @@ public final class DemoMain {
             Summary summary = Summary.of(agentJar != null, Transcript.read(transcript), service.effects(), records);
             summary.print(out);
             if (agentJar != null) {
-                out.println("   journal: java -jar " + agentJar + " journal --dir " + journal + " tasks|show " + taskId + "|unresolved|export");
+                Summary.wrap(out, "   journal: ", "java -jar " + agentJar + " journal --dir " + journal + " tasks|show " + taskId
+                        + "|unresolved|export");
             }
             long elapsed = System.currentTimeMillis() - started;
-            out.println("   finished in " + elapsed / 1000.0 + " s; children " + acts.pids + " all exited");
+            Summary.wrap(out, "   ", "finished in " + elapsed / 1000.0 + " s; children " + acts.pids + " all exited");
             if (summaryJson != null) {
                 Files.writeString(summaryJson, summary.toJson(service.ledgerJson(), acts.pids, journal, elapsed));
             }

@@ -28,7 +28,7 @@ class DemoIT {
     private static final Path AGENT = REPO.resolve("agent/target/effectful-agent.jar");
     private static final Path DEMO = REPO.resolve("demo-app/target/effectful-demo.jar");
     private static final Pattern LINE = Pattern.compile(
-            "effects requested: (\\d+), effects applied: (\\d+), duplicates prevented: (\\d+) \\(duplicates applied: (\\d+)\\)");
+            "effects requested: (\\d+) = applied (\\d+) \\+ prevented (\\d+) \\+ refused (\\d+) \\+ held (\\d+)");
 
     record Run(int exit, String stdout, JsonNode summary, long millis) {
     }
@@ -50,6 +50,7 @@ class DemoIT {
         assertEquals(1, perStep.path("charge_card").asInt(), "the killed charge landed exactly once\n" + run.stdout());
         assertEquals(0, run.summary().path("duplicates_applied").asInt(), run.stdout());
         assertTrue(run.summary().path("duplicates_prevented").asInt() > 0, run.stdout());
+        assertTrue(run.summary().path("requested_by_fate").path("prevented").asInt() > 0, run.stdout());
         noChildLeft(run);
     }
 
@@ -64,17 +65,33 @@ class DemoIT {
         assertTrue(run.summary().path("duplicates_applied").asInt() > 0, run.stdout());
         assertTrue(run.summary().path("ledger_per_step").path("charge_card").asInt() > 1,
                 "without the agent the restarted assistant charges again\n" + run.stdout());
+        // nothing stands between the model and the service: nothing is prevented, nothing held
+        assertEquals(0, run.summary().path("requested_by_fate").path("prevented").asInt(), run.stdout());
+        assertEquals(0, run.summary().path("requested_by_fate").path("held").asInt(), run.stdout());
+        assertEquals(0, run.summary().path("duplicates_prevented").asInt(), run.stdout());
+        assertTrue(run.stdout().contains("+ prevented 0 + "), run.stdout());
         noChildLeft(run);
     }
 
+    /** The printed numbers: they add up, match the JSON, the ledger and the model's calls, and each is explained. */
     private static void printedNumbersEqualTheLedger(Run run) {
         Matcher m = LINE.matcher(run.stdout());
         assertTrue(m.find(), "no summary line in\n" + run.stdout());
+        int requested = Integer.parseInt(m.group(1));
+        int applied = Integer.parseInt(m.group(2));
+        int prevented = Integer.parseInt(m.group(3));
+        int refused = Integer.parseInt(m.group(4));
+        int held = Integer.parseInt(m.group(5));
+        assertEquals(requested, applied + prevented + refused + held, "requested = applied + prevented + refused + held");
+
         JsonNode s = run.summary();
         JsonNode effects = s.path("ledger").path("effects");
-        assertEquals(effects.size(), Integer.parseInt(m.group(2)), "effects applied vs the ledger");
-        assertEquals(s.path("effects_requested").asInt(), Integer.parseInt(m.group(1)));
-        assertEquals(s.path("duplicates_prevented").asInt(), Integer.parseInt(m.group(3)));
+        assertEquals(effects.size(), applied, "applied calls vs the ledger's effects (one effect per call)");
+        assertEquals(effects.size(), s.path("effects_applied").asInt());
+        assertEquals(requested, s.path("effects_requested").asInt());
+        JsonNode fates = s.path("requested_by_fate");
+        assertEquals(List.of(applied, prevented, refused, held), List.of(fates.path("applied").asInt(),
+                fates.path("prevented").asInt(), fates.path("refused").asInt(), fates.path("held").asInt()));
         int dup = 0;
         int total = 0;
         for (Iterator<JsonNode> it = s.path("ledger_per_step").elements(); it.hasNext(); ) {
@@ -83,12 +100,31 @@ class DemoIT {
             total += n;
         }
         assertEquals(total, effects.size(), "per-step counts vs the ledger's list");
-        assertEquals(dup, Integer.parseInt(m.group(4)), "duplicates applied vs the ledger");
-        int requested = 0;
+        assertEquals(dup, s.path("duplicates_applied").asInt(), "duplicates applied vs the ledger");
+        int effectful = 0;
+        Map<String, Integer> perFate = new java.util.HashMap<>();
         for (JsonNode call : s.path("calls")) {
-            requested += call.path("tool").asText().equals("search_products") ? 0 : 1;
+            if (!call.path("tool").asText().equals("search_products")) {
+                effectful++;
+                perFate.merge(call.path("fate").asText(), 1, Integer::sum);
+            }
         }
-        assertEquals(requested, Integer.parseInt(m.group(1)), "effects requested vs the model's calls");
+        assertEquals(effectful, requested, "effects requested vs the model's calls");
+        assertEquals(Map.of("applied", applied, "prevented", prevented, "refused", refused, "held", held).entrySet().stream()
+                .filter(e -> e.getValue() > 0).collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
+                perFate, "each call counted once, under its fate");
+
+        String summary = run.stdout().substring(run.stdout().indexOf("per step:"));
+        for (String line : summary.split("\n")) {
+            assertTrue(line.length() <= 100, "over 100 columns: " + line);
+            assertFalse(line.contains("…"), "a value cut short: " + line);
+        }
+        for (String word : List.of("requested", "applied", "prevented", "refused", "held")) {
+            assertTrue(Pattern.compile("(?m)^    " + word + " +\\d+  \\S").matcher(summary).find(), word + " not explained\n" + summary);
+        }
+        if (summary.contains("retry+RA")) {
+            assertTrue(summary.contains("terms: retry+RA") || summary.contains("       retry+RA"), "retry+RA not explained\n" + summary);
+        }
     }
 
     private static void noChildLeft(Run run) {
