@@ -299,8 +299,7 @@ class FleetStoreIT {
      * withdraws exactly that claim before it writes anything else.
      */
     private String refusedWhileFrozen(PostgresIntentStore a, String key, AtomicInteger effects) throws Exception {
-        // connected and migrated before the freeze, so what the frozen server receives is the claim itself
-        assertThat(call(a, "warm-" + key, effects)).isEqualTo(new Decision.Run(1));
+        warm(a, "warm-" + key, effects);
         pg.freeze();
         String refusal;
         try {
@@ -309,18 +308,36 @@ class FleetStoreIT {
                     () -> call(a, key, effects));
             refusal = e.getMessage();
             assertThat(refusal).as("the claim was sent and not answered").contains("claim ").contains("withdrawn");
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(3));
-            Thread.sleep(1500); // frozen past the store timeout, as in the report (2.5 s in all)
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+            Thread.sleep(500); // frozen past the store timeout, as in the report (2.5 s in all)
         } finally {
             pg.thaw();
         }
         return refusal;
     }
 
+    /**
+     * Connected and migrated before the freeze, so that what the frozen server receives is the claim
+     * itself. On a loaded machine a first connection can take longer than the short store timeout
+     * these tests use: then again, under a fresh key.
+     */
+    private static void warm(PostgresIntentStore host, String key, AtomicInteger effects) {
+        for (int i = 0; ; i++) {
+            try {
+                assertThat(call(host, key + "-" + i, effects)).isEqualTo(new Decision.Run(1));
+                return;
+            } catch (StoreUnavailableException e) {
+                if (i == 10) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     @Test
     void aClaimCommittedAfterTheHostGaveUpDoesNotHoldTheIntentTheNextCallRunsItOnce() throws Exception {
         AtomicInteger effects = new AtomicInteger();
-        PostgresIntentStore a = host(Duration.ofSeconds(3), Duration.ofSeconds(1));
+        PostgresIntentStore a = host(Duration.ofSeconds(3), Duration.ofSeconds(2));
         refusedWhileFrozen(a, "late-1", effects);
         assertThat(effects).hasValue(1); // the warm-up call only
         // the same host calls again: it runs (never "held until a person resolves it"), once
@@ -333,9 +350,9 @@ class FleetStoreIT {
     @Test
     void aClaimCommittedAfterItsHostGaveUpIsWithdrawnForEveryHost() throws Exception {
         AtomicInteger effects = new AtomicInteger();
-        PostgresIntentStore a = host(Duration.ofSeconds(3), Duration.ofSeconds(1));
-        PostgresIntentStore b = host(Duration.ofSeconds(3), Duration.ofSeconds(1));
-        assertThat(call(b, "warm-b", effects)).isEqualTo(new Decision.Run(1));
+        PostgresIntentStore a = host(Duration.ofSeconds(3), Duration.ofSeconds(2));
+        PostgresIntentStore b = host(Duration.ofSeconds(3), Duration.ofSeconds(2));
+        warm(b, "warm-b", effects);
         String refusal = refusedWhileFrozen(a, "late-2", effects);
         String claim = refusal.replaceAll("(?s).*\\(claim (\\S+) .*", "$1");
         // the server committed the claim when it resumed; a withdraws it at its next contact (its lease timer)
