@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -56,12 +57,20 @@ class FleetStoreIT {
     }
 
     static EffectfulConfig.Store cfg(Duration lease) {
+        return cfg(lease, Duration.ofSeconds(5));
+    }
+
+    static EffectfulConfig.Store cfg(Duration lease, Duration timeout) {
         return new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES, pg.url(), PostgresServer.USER,
-                PostgresServer.PASSWORD, lease, Duration.ofSeconds(5));
+                PostgresServer.PASSWORD, lease, timeout);
     }
 
     PostgresIntentStore host(Duration lease) {
-        PostgresIntentStore s = PostgresIntentStore.open(cfg(lease), Duration.ofDays(7), new LocalIntentIndex());
+        return host(lease, Duration.ofSeconds(5));
+    }
+
+    PostgresIntentStore host(Duration lease, Duration timeout) {
+        PostgresIntentStore s = PostgresIntentStore.open(cfg(lease, timeout), Duration.ofDays(7), new LocalIntentIndex());
         open.add(s);
         return s;
     }
@@ -232,8 +241,8 @@ class FleetStoreIT {
         try (Connection c = pg.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*), max(version) FROM effectful_schema")) {
             rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(1);
-            assertThat(rs.getInt(2)).isEqualTo(1);
+            assertThat(rs.getInt(1)).as("every migration applied once").isEqualTo(2);
+            assertThat(rs.getInt(2)).isEqualTo(2);
         }
     }
 
@@ -271,6 +280,99 @@ class FleetStoreIT {
         // b can see the row the instant a's write commits, a moment before a drops it from what it owes
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> a.pendingRecords() == 0);
         assertThat(a.decideAndClaim("down-2", META, rule(EffectKind.MONEY, false), SHORT)).isEqualTo(new Decision.Run(1));
+    }
+
+    /** One call as the engine makes it: decide; when the decision is to run, the body's effect, journaled. */
+    static Decision call(PostgresIntentStore host, String key, AtomicInteger effects) {
+        Decision d = host.decideAndClaim(key, META, rule(EffectKind.MONEY, false), TimeUnit.SECONDS.toNanos(20));
+        if (d instanceof Decision.Run run) {
+            host.apply(0, intent(key, run.attempt()));
+            effects.incrementAndGet();
+            host.apply(1, outcome(key, run.attempt(), "ok", "yes", "\"charged-" + key + "\""));
+        }
+        return d;
+    }
+
+    /**
+     * The claim is sent to a server frozen (SIGSTOP) past the store timeout: the call is refused,
+     * retryable, effect no, and the server commits the claim when it resumes. The host that gave up
+     * withdraws exactly that claim before it writes anything else.
+     */
+    private String refusedWhileFrozen(PostgresIntentStore a, String key, AtomicInteger effects) throws Exception {
+        warm(a, "warm-" + key, effects);
+        pg.freeze();
+        String refusal;
+        try {
+            long t0 = System.nanoTime();
+            StoreUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(StoreUnavailableException.class,
+                    () -> call(a, key, effects));
+            refusal = e.getMessage();
+            assertThat(refusal).as("the claim was sent and not answered").contains("claim ").contains("withdrawn");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+            Thread.sleep(500); // frozen past the store timeout, as in the report (2.5 s in all)
+        } finally {
+            pg.thaw();
+        }
+        return refusal;
+    }
+
+    /**
+     * Connected and migrated before the freeze, so that what the frozen server receives is the claim
+     * itself. On a loaded machine a first connection can take longer than the short store timeout
+     * these tests use: then again, under a fresh key.
+     */
+    private static void warm(PostgresIntentStore host, String key, AtomicInteger effects) {
+        for (int i = 0; ; i++) {
+            try {
+                assertThat(call(host, key + "-" + i, effects)).isEqualTo(new Decision.Run(1));
+                return;
+            } catch (StoreUnavailableException e) {
+                if (i == 10) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    @Test
+    void aClaimCommittedAfterTheHostGaveUpDoesNotHoldTheIntentTheNextCallRunsItOnce() throws Exception {
+        AtomicInteger effects = new AtomicInteger();
+        PostgresIntentStore a = host(Duration.ofSeconds(3), Duration.ofSeconds(2));
+        refusedWhileFrozen(a, "late-1", effects);
+        assertThat(effects).hasValue(1); // the warm-up call only
+        // the same host calls again: it runs (never "held until a person resolves it"), once
+        assertThat(call(a, "late-1", effects)).isInstanceOf(Decision.Run.class);
+        assertThat(effects).hasValue(2);
+        assertThat(call(a, "late-1", effects)).isEqualTo(new Decision.Replay(-1, "\"charged-late-1\""));
+        assertThat(effects).as("the refused call's intent ran exactly once").hasValue(2);
+    }
+
+    @Test
+    void aClaimCommittedAfterItsHostGaveUpIsWithdrawnForEveryHost() throws Exception {
+        AtomicInteger effects = new AtomicInteger();
+        PostgresIntentStore a = host(Duration.ofSeconds(3), Duration.ofSeconds(2));
+        PostgresIntentStore b = host(Duration.ofSeconds(3), Duration.ofSeconds(2));
+        warm(b, "warm-b", effects);
+        String refusal = refusedWhileFrozen(a, "late-2", effects);
+        String claim = refusal.replaceAll("(?s).*\\(claim (\\S+) .*", "$1");
+        // the server committed the claim when it resumed; a withdraws it at its next contact (its lease timer)
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> "retryable".equals(row("late-2", "phase")));
+        assertThat(row("late-2", "claim")).as("the late claim itself, withdrawn").isEqualTo(claim);
+        assertThat(row("late-2", "effect_applied")).isEqualTo("no");
+        // another host runs it, once; the host that gave up then replays it
+        assertThat(call(b, "late-2", effects)).isInstanceOf(Decision.Run.class);
+        assertThat(call(a, "late-2", effects)).isEqualTo(new Decision.Replay(-1, "\"charged-late-2\""));
+        assertThat(effects).as("two warm-ups and late-2 once").hasValue(3);
+    }
+
+    private static String row(String key, String column) throws Exception {
+        try (Connection c = pg.connect(); java.sql.PreparedStatement ps = c.prepareStatement(
+                "SELECT " + column + " FROM effectful_intents WHERE intent_key = ?")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
     }
 
     @Test

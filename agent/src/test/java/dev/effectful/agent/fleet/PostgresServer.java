@@ -18,9 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real PostgreSQL server of the test's own: {@code initdb} into a temporary directory owned by
- * the {@code postgres} OS user (the server refuses to run as root), started on a free loopback
- * port with password authentication, and killable with a real {@code kill -9}.
+ * A real PostgreSQL server of the test's own, from {@link PgBinaries} (Maven Central's binaries):
+ * {@code initdb} into a temporary directory, started on a free loopback port with password
+ * authentication, killable with a real {@code kill -9} and freezable with {@code SIGSTOP}. The
+ * server refuses to run as root: as root, every server command runs as {@code nobody}
+ * ({@code setpriv}), which owns the directory; as any other user, as that user.
  */
 public final class PostgresServer implements AutoCloseable {
 
@@ -44,30 +46,11 @@ public final class PostgresServer implements AutoCloseable {
         this.port = port;
     }
 
-    /** The newest installed server's binaries; a clear failure when there is none. */
-    static Path binaries() throws IOException {
-        Path root = Path.of("/usr/lib/postgresql");
-        if (Files.isDirectory(root)) {
-            try (Stream<Path> versions = Files.list(root)) {
-                Path best = versions.map(v -> v.resolve("bin"))
-                        .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("pg_ctl")))
-                        .max(Comparator.comparingInt(b -> version(b.getParent().getFileName().toString())))
-                        .orElse(null);
-                if (best != null) {
-                    return best;
-                }
-            }
-        }
-        throw new AssertionError("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): the fleet tests need"
-                + " a real server; .ci/run installs the Debian package 'postgresql' (apt-get install postgresql)");
-    }
+    /** The unprivileged user the server runs as when the tests run as root. */
+    static final String SERVER_USER_AS_ROOT = "nobody";
 
-    private static int version(String s) {
-        try {
-            return Integer.parseInt(s.replaceAll("\\D.*", ""));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
     }
 
     /** A server for tests: fsync off, as crash-safety of the server itself is not what they test. */
@@ -85,11 +68,13 @@ public final class PostgresServer implements AutoCloseable {
      * with password logins allowed from 10.213.0.0/16.
      */
     public static PostgresServer start(boolean fsync, List<String> alsoListenOn) throws IOException, InterruptedException {
-        Path bin = binaries();
+        Path bin = PgBinaries.bin();
         Path dir = Files.createTempDirectory("effectful-pg");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         UserPrincipalLookupService users = dir.getFileSystem().getUserPrincipalLookupService();
-        Files.setOwner(dir, users.lookupPrincipalByName("postgres"));
+        if (isRoot()) {
+            Files.setOwner(dir, users.lookupPrincipalByName(SERVER_USER_AS_ROOT));
+        }
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
@@ -99,9 +84,12 @@ public final class PostgresServer implements AutoCloseable {
                 alsoListenOn.stream()).toList());
         Path pw = dir.resolve("pw");
         Files.writeString(pw, PASSWORD + "\n");
-        Files.setOwner(pw, users.lookupPrincipalByName("postgres"));
-        pg.asPostgres(List.of(bin.resolve("initdb").toString(), "-D", pg.data.toString(), "-U", USER, "--pwfile=" + pw,
-                "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--no-sync"), 60);
+        if (isRoot()) {
+            Files.setOwner(pw, users.lookupPrincipalByName(SERVER_USER_AS_ROOT));
+        }
+        System.out.println("PostgresServer: " + bin.getParent() + (isRoot() ? " as " + SERVER_USER_AS_ROOT : ""));
+        pg.asServerUser(List.of(bin.resolve("initdb").toString(), "-D", pg.data.toString(), "-U", USER, "--pwfile=" + pw,
+                "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--no-locale", "--no-sync"), 120);
         Files.delete(pw);
         if (!alsoListenOn.isEmpty()) {
             Files.writeString(pg.data.resolve("pg_hba.conf"), "host all all 10.213.0.0/16 scram-sha-256\n",
@@ -113,23 +101,42 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Starts (or restarts after a kill) the server and waits until it accepts connections. */
     public void startServer() throws IOException, InterruptedException {
-        asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
+        asServerUser(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
                 "-w", "-t", "60", "-o", "-p " + port + " -k " + dir + " -c listen_addresses=" + listen + " -c fsync=" + (fsync ? "on" : "off")
                         + " -c max_connections=60", "start"), 90);
     }
 
     /** A real kill -9 of the postmaster and of each of its backends, by process id. */
     public void kill9() throws IOException, InterruptedException {
+        List<String> pids = signal("-9");
+        for (String p : pids) {
+            ProcessHandle.of(Long.parseLong(p)).ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).join());
+        }
+    }
+
+    /**
+     * Freezes the whole server: SIGSTOP to the postmaster, then to each of its backends and helper
+     * processes, so it neither answers nor commits until {@link #thaw}. A slow or paused database,
+     * as a client sees it.
+     */
+    public void freeze() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** SIGCONT to every process {@link #freeze} stopped: the server goes on where it was. */
+    public void thaw() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private List<String> signal(String sig) throws IOException, InterruptedException {
         long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
         List<String> pids = new ArrayList<>();
         pids.add(Long.toString(postmaster));
         ProcessHandle.of(postmaster).ifPresent(p -> p.children().forEach(ch -> pids.add(Long.toString(ch.pid()))));
-        List<String> cmd = new ArrayList<>(List.of("kill", "-9"));
+        List<String> cmd = new ArrayList<>(List.of("kill", sig));
         cmd.addAll(pids);
         run(cmd, 10);
-        for (String p : pids) {
-            ProcessHandle.of(Long.parseLong(p)).ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).join());
-        }
+        return pids;
     }
 
     public String url() {
@@ -149,15 +156,33 @@ public final class PostgresServer implements AutoCloseable {
         return DriverManager.getConnection(url(), USER, PASSWORD);
     }
 
-    private void asPostgres(List<String> command, int seconds) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("runuser", "-u", "postgres", "--"));
+    /** The primary group of {@link #SERVER_USER_AS_ROOT} (nogroup on Debian, nobody elsewhere), by number. */
+    private static String serverGroup() throws IOException {
+        try (var lines = Files.lines(Path.of("/etc/passwd"))) {
+            return lines.map(l -> l.split(":")).filter(f -> f.length > 3 && f[0].equals(SERVER_USER_AS_ROOT))
+                    .map(f -> f[3]).findFirst()
+                    .orElseThrow(() -> new AssertionError("running as root and there is no '" + SERVER_USER_AS_ROOT
+                            + "' user in /etc/passwd to run PostgreSQL as (it refuses to run as root)"));
+        }
+    }
+
+    /** As root, as {@link #SERVER_USER_AS_ROOT} with no other groups; else as ourselves. */
+    private void asServerUser(List<String> command, int seconds) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        if (isRoot()) {
+            cmd.addAll(List.of("setpriv", "--reuid=" + SERVER_USER_AS_ROOT, "--regid=" + serverGroup(),
+                    "--clear-groups", "--"));
+        }
         cmd.addAll(command);
         run(cmd, seconds);
     }
 
     private void run(List<String> cmd, int seconds) throws IOException, InterruptedException {
         Path log = Files.createTempFile("pg-cmd", ".txt");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.directory(dir.toFile()); // the server user may not be able to enter ours
+        pb.environment().put("LC_ALL", "C");
+        Process p = pb.start();
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("timed out: " + cmd + "\n" + Files.readString(log, StandardCharsets.UTF_8));
@@ -174,7 +199,7 @@ public final class PostgresServer implements AutoCloseable {
     public void close() throws IOException, InterruptedException {
         try {
             if (Files.exists(data.resolve("postmaster.pid"))) {
-                asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"), 30);
+                asServerUser(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"), 30);
             }
         } finally {
             try (Stream<Path> all = Files.walk(dir)) {

@@ -44,7 +44,10 @@ final class FleetSchema {
                     "CREATE INDEX IF NOT EXISTS effectful_intents_task ON effectful_intents (task)",
                     "CREATE INDEX IF NOT EXISTS effectful_intents_updated ON effectful_intents (updated_at)",
                     "CREATE INDEX IF NOT EXISTS effectful_intents_owner ON effectful_intents (owner)"
-                            + " WHERE lease_until IS NOT NULL")));
+                            + " WHERE lease_until IS NOT NULL")),
+            // which claim wrote the row: a claim its host gave up on (the store did not answer in
+            // time) may still be committed afterwards, and that host withdraws exactly that claim
+            new Migration(2, List.of("ALTER TABLE effectful_intents ADD COLUMN IF NOT EXISTS claim text")));
 
     static int latest() {
         return MIGRATIONS.get(MIGRATIONS.size() - 1).version();

@@ -2,9 +2,14 @@ package dev.effectful.runtime.fleet;
 
 import java.sql.Connection;
 import java.sql.Driver;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +25,13 @@ import java.util.concurrent.TimeoutException;
  * connection is opened on a helper thread so even a server that accepts TCP and then stalls cannot
  * hold the caller past its deadline. The driver is used directly, not through DriverManager,
  * because the agent's isolated loader is invisible to DriverManager's caller checks.
+ *
+ * <p>A connection given up on (a timeout, a broken socket) may still have a statement on its way:
+ * a server that was frozen commits it when it resumes, after this process has told its caller the
+ * call was not made. Each connection therefore carries a name of its own (its
+ * {@code application_name}), and before this process writes anything again it {@link #fence fences}
+ * the ones it gave up on: it terminates their server sessions and waits until they are gone, so
+ * whatever they were going to commit has landed or never will, and can then be read and undone.
  */
 final class PgConnections implements AutoCloseable {
 
@@ -29,6 +41,11 @@ final class PgConnections implements AutoCloseable {
     private final long timeoutMillis;
     private final Semaphore slots;
     private final LinkedBlockingDeque<Connection> idle = new LinkedBlockingDeque<>();
+    /** The session name of every open connection. */
+    private final Map<Connection, String> names = new ConcurrentHashMap<>();
+    /** Sessions of connections given up on that may still be running on the server. */
+    private final Set<String> suspects = ConcurrentHashMap.newKeySet();
+    private final java.security.SecureRandom random = new java.security.SecureRandom();
     private final ExecutorService helper = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "effectful-store-connect");
         t.setDaemon(true);
@@ -79,13 +96,18 @@ final class PgConnections implements AutoCloseable {
     }
 
     private Connection open(long deadlineNanos) throws SQLException {
+        String session = "effectful-agent " + Long.toHexString(random.nextLong());
+        Properties mine = new Properties();
+        mine.putAll(props);
+        mine.setProperty("ApplicationName", session);
         CompletableFuture<Connection> f = CompletableFuture.supplyAsync(() -> {
             try {
-                Connection c = driver.connect(url, props);
+                Connection c = driver.connect(url, mine);
                 if (c == null) {
                     throw new IllegalStateException("the PostgreSQL driver does not accept " + url);
                 }
                 c.setAutoCommit(true);
+                names.put(c, session);
                 return c;
             } catch (SQLException e) {
                 throw new java.util.concurrent.CompletionException(e);
@@ -95,11 +117,11 @@ final class PgConnections implements AutoCloseable {
         try {
             return f.get(Math.max(0, wait), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            f.thenAccept(PgConnections::closeQuietly); // arrives too late for this call: not leaked
+            f.thenAccept(this::closeQuietly); // arrives too late for this call: not leaked
             throw new SQLTimeoutException("no connection to the store within " + TimeUnit.NANOSECONDS.toMillis(wait) + " ms");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            f.thenAccept(PgConnections::closeQuietly);
+            f.thenAccept(this::closeQuietly);
             throw new SQLTimeoutException("interrupted while connecting to the store");
         } catch (ExecutionException e) {
             Throwable c = e.getCause() instanceof java.util.concurrent.CompletionException ce ? ce.getCause() : e.getCause();
@@ -120,6 +142,10 @@ final class PgConnections implements AutoCloseable {
      * are all dead, and finding that out one call at a time would refuse calls needlessly.
      */
     void discard(Connection c) {
+        String session = names.get(c);
+        if (session != null) {
+            suspects.add(session); // added before the close: a fence never misses it
+        }
         closeQuietly(c);
         slots.release();
         Connection old;
@@ -128,7 +154,52 @@ final class PgConnections implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(Connection c) {
+    /** Whether some connection was given up on since the last successful {@link #fence}. */
+    boolean hasSuspects() {
+        return !suspects.isEmpty();
+    }
+
+    /**
+     * Ends the server sessions of the connections given up on and waits, until the deadline, for
+     * them to be gone: after it returns, no statement this process sent before can still commit.
+     * Sessions of the same user may be terminated by it, so this needs no extra privilege.
+     */
+    void fence(Connection c, long deadlineNanos) throws SQLException {
+        if (suspects.isEmpty()) {
+            return;
+        }
+        String[] gaveUp = suspects.toArray(String[]::new);
+        long pause = 2;
+        try (PreparedStatement ps = c.prepareStatement("SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity"
+                + " WHERE application_name = ANY (?) AND pid <> pg_backend_pid()")) {
+            ps.setArray(1, c.createArrayOf("text", gaveUp));
+            while (true) {
+                boolean running;
+                try (ResultSet rs = ps.executeQuery()) {
+                    running = rs.next();
+                }
+                if (!running) {
+                    break;
+                }
+                if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) > deadlineNanos) {
+                    throw new SQLTimeoutException("a session this process gave up on is still running on the server");
+                }
+                try {
+                    Thread.sleep(pause);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLTimeoutException("interrupted while ending a session this process gave up on");
+                }
+                pause = Math.min(pause * 2, 50);
+            }
+        }
+        for (String s : gaveUp) {
+            suspects.remove(s);
+        }
+    }
+
+    private void closeQuietly(Connection c) {
+        names.remove(c);
         try {
             c.close();
         } catch (SQLException | RuntimeException ignored) {

@@ -50,8 +50,8 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
 
     /** A row "intended, attempt n, held by this process": the claim and the intent record bind it alike. */
     private static final String INSERT_INTENT = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase,"
-            + " attempts, host, pid, owner, lease_until, updated_at) VALUES (?, ?, ?, ?, 'intended', ?, ?, ?, ?,"
-            + " now() + ? * interval '1 millisecond', now())";
+            + " attempts, host, pid, owner, lease_until, claim, updated_at) VALUES (?, ?, ?, ?, 'intended', ?, ?, ?, ?,"
+            + " now() + ? * interval '1 millisecond', ?, now())";
     private static final String CLAIM_NEW = INSERT_INTENT + " ON CONFLICT (intent_key) DO NOTHING";
     private static final String SELECT_LOCKED = "SELECT phase, attempts, effect_applied, retry_after_until, result,"
             + " result_stored, owner, host, pid, coalesce(lease_until > now(), false),"
@@ -59,13 +59,13 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             + " (extract(epoch FROM updated_at) * 1000)::bigint FROM effectful_intents WHERE intent_key = ? FOR UPDATE";
     private static final String CLAIM_RUN = "UPDATE effectful_intents SET phase = 'intended', attempts = ?,"
             + " retry_after_until = 0, host = ?, pid = ?, owner = ?, lease_until = now() + ? * interval '1 millisecond',"
-            + " updated_at = now() WHERE intent_key = ?";
+            + " claim = ?, updated_at = now() WHERE intent_key = ?";
     private static final String CLAIM_PROBE = "UPDATE effectful_intents SET host = ?, pid = ?, owner = ?,"
-            + " lease_until = now() + ? * interval '1 millisecond', updated_at = now() WHERE intent_key = ?";
+            + " lease_until = now() + ? * interval '1 millisecond', claim = ?, updated_at = now() WHERE intent_key = ?";
     private static final String WRITE_INTENT = INSERT_INTENT + " ON CONFLICT (intent_key) DO UPDATE SET phase = 'intended',"
             + " attempts = greatest(effectful_intents.attempts, excluded.attempts), retry_after_until = 0,"
             + " host = excluded.host, pid = excluded.pid, owner = excluded.owner, lease_until = excluded.lease_until,"
-            + " updated_at = now()";
+            + " claim = excluded.claim, updated_at = now()";
     /**
      * Outcomes are committed without waiting for the server's disk (synchronous_commit off for this
      * one transaction): the claim before the body is what must survive a database crash. An
@@ -86,6 +86,15 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     private static final String ABANDON = "UPDATE effectful_intents SET phase = 'retryable', effect_applied = 'no',"
             + " lease_until = NULL, message = ?, updated_at = now() WHERE intent_key = ? AND owner = ? AND attempts = ?"
             + " AND phase = 'intended'";
+    /**
+     * A claim this process gave up on (the store did not answer in time, so the call was refused,
+     * effect no) that the store committed anyway: the row says what the local journal says, and
+     * the next call of the intent, on any host, runs. Only that very claim, and only while nothing
+     * came after it; sent after {@link PgConnections#fence}, so the late commit cannot follow it.
+     */
+    private static final String WITHDRAW = "UPDATE effectful_intents SET phase = 'retryable', effect_applied = 'no',"
+            + " retry_after_until = 0, lease_until = NULL, message = ?, updated_at = now()"
+            + " WHERE intent_key = ? AND claim = ? AND phase = 'intended'";
     private static final String RENEW = "UPDATE effectful_intents SET lease_until = now() + ? * interval '1 millisecond'"
             + " WHERE owner = ? AND lease_until IS NOT NULL AND intent_key = ANY (?)";
     private static final String EXPIRE = "DELETE FROM effectful_intents WHERE updated_at < now() - ? * interval"
@@ -102,8 +111,10 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     private final ConcurrentHashMap<String, Integer> held = new ConcurrentHashMap<>();
     /** Claims whose row already says "intended, attempt n": the intent record need not be written again. */
     private final ConcurrentHashMap<String, Integer> claimedRow = new ConcurrentHashMap<>();
-    /** Records the store could not take yet, in journal order. */
-    private final ConcurrentLinkedQueue<JournalRecord> pending = new ConcurrentLinkedQueue<>();
+    /** What the store could not take yet, in order: journal records, and claims to withdraw. */
+    private final ConcurrentLinkedQueue<Owed> pending = new ConcurrentLinkedQueue<>();
+    /** Numbers this process's claims: owner + number names one claim, fleet-wide. */
+    private final java.util.concurrent.atomic.AtomicLong claims = new java.util.concurrent.atomic.AtomicLong();
     private final Object flushing = new Object();
     private final ScheduledExecutorService timer;
     private volatile boolean migrated;
@@ -116,6 +127,26 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             long pid = ProcessHandle.current().pid();
             return new Holder(host, pid, host + ":" + pid + ":" + Long.toHexString(new java.security.SecureRandom().nextLong()));
         }
+    }
+
+    /** Something the store still has to be told, in the order it happened here. */
+    private sealed interface Owed {
+    }
+
+    /** A record of the local journal. */
+    private record Write(JournalRecord record) implements Owed {
+    }
+
+    /** A claim sent without an answer, for a call that was then refused: see {@link #WITHDRAW}. */
+    private record Withdraw(String intentKey, String claim) implements Owed {
+    }
+
+    /**
+     * The run claim of one decision that was sent and not yet answered: if the round trip fails,
+     * the store may still commit it, and it must then be withdrawn.
+     */
+    private static final class Unanswered {
+        String claim;
     }
 
     private PostgresIntentStore(EffectfulConfig.Store cfg, Duration retention, LocalIntentIndex local) {
@@ -187,17 +218,24 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     }
 
     private Decision once(String key, IntentMeta meta, Rule rule, long deadline) {
+        String claim = me.owner() + ":" + claims.incrementAndGet();
+        Unanswered sent = new Unanswered();
         try {
             return withConnection(deadline, c -> {
-                prepare(c);
+                prepare(c, deadline);
                 for (int round = 0; round < 3; round++) {
                     Decision fresh = rule.decide(null, System.currentTimeMillis());
-                    if (fresh instanceof Decision.Run run
-                            && insertIntent(c, CLAIM_NEW, key, meta.task(), meta.call(), meta.kind(), run.attempt()) == 1) {
-                        claimed(key, run.attempt());
-                        return run;
+                    if (fresh instanceof Decision.Run run) {
+                        sent.claim = claim;
+                        int inserted = insertIntent(c, CLAIM_NEW, key, meta.task(), meta.call(), meta.kind(),
+                                run.attempt(), claim);
+                        sent.claim = null; // answered: inserted, or someone else's row is there
+                        if (inserted == 1) {
+                            claimed(key, run.attempt());
+                            return run;
+                        }
                     }
-                    Decision d = decideLocked(c, key, rule);
+                    Decision d = decideLocked(c, key, rule, claim, sent);
                     if (d != null) {
                         return d;
                     }
@@ -206,13 +244,21 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                 throw new SQLException("the row of " + key + " kept changing under this call");
             });
         } catch (SQLException e) {
-            throw unavailable(e);
+            if (sent.claim == null) {
+                throw unavailable(e, "");
+            }
+            // the call is refused, effect no, yet the claim may still be committed (a frozen server
+            // resumes): it is withdrawn before this process writes anything else, so the row never
+            // says "attempted" for a call that did not run
+            pending.add(new Withdraw(key, sent.claim));
+            throw unavailable(e, " (claim " + sent.claim + " left unanswered: it is withdrawn as soon as the store"
+                    + " answers, so it never counts as an attempt)");
         }
     }
 
     /** {@link #CLAIM_NEW} or {@link #WRITE_INTENT}: the same row, held by this process. */
-    private int insertIntent(Connection c, String sql, String key, String task, String call, String kind, int attempt)
-            throws SQLException {
+    private int insertIntent(Connection c, String sql, String key, String task, String call, String kind, int attempt,
+                             String claim) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, key);
             ps.setString(2, task);
@@ -223,12 +269,14 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             ps.setLong(7, me.pid());
             ps.setString(8, me.owner());
             ps.setLong(9, leaseMillis);
+            ps.setString(10, claim);
             return ps.executeUpdate();
         }
     }
 
     /** Null when the row is gone; else the decision, with the lease taken when it is Run or Probe. */
-    private Decision decideLocked(Connection c, String key, Rule rule) throws SQLException {
+    private Decision decideLocked(Connection c, String key, Rule rule, String claim, Unanswered sent)
+            throws SQLException {
         c.setAutoCommit(false);
         try {
             Decision d;
@@ -257,7 +305,9 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                     ps.setLong(3, me.pid());
                     ps.setString(4, me.owner());
                     ps.setLong(5, leaseMillis);
-                    ps.setString(6, key);
+                    ps.setString(6, claim);
+                    ps.setString(7, key);
+                    sent.claim = claim;
                     ps.executeUpdate();
                 }
             } else if (d instanceof Decision.Probe) {
@@ -266,11 +316,13 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                     ps.setLong(2, me.pid());
                     ps.setString(3, me.owner());
                     ps.setLong(4, leaseMillis);
-                    ps.setString(5, key);
+                    ps.setString(5, claim);
+                    ps.setString(6, key);
                     ps.executeUpdate();
                 }
             }
             c.commit();
+            sent.claim = null;
             if (d instanceof Decision.Run run) {
                 claimed(key, run.attempt());
             } else if (d instanceof Decision.Probe p) {
@@ -331,8 +383,9 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
         }
         if (pending.isEmpty()) {
             try {
-                withConnection(storeDeadline(), c -> {
-                    prepare(c);
+                long deadline = storeDeadline();
+                withConnection(deadline, c -> {
+                    prepare(c, deadline);
                     write(c, r);
                     return null;
                 });
@@ -343,7 +396,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                         + " before this host decides anything again");
             }
         }
-        pending.add(r);
+        pending.add(new Write(r));
     }
 
     private interface Work<T> {
@@ -375,7 +428,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     }
 
     /** Schema first, then the records still owed to the store: a decision must see them. */
-    private void prepare(Connection c) throws SQLException {
+    private void prepare(Connection c, long deadlineNanos) throws SQLException {
         if (!migrated) {
             synchronized (this) {
                 if (!migrated) {
@@ -388,20 +441,41 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                 }
             }
         }
+        // a statement given up on may still commit: let it land (or not) before anything is
+        // written or decided, so that what follows is read against its final effect
+        db.fence(c, deadlineNanos);
         if (!pending.isEmpty()) {
             synchronized (flushing) {
-                JournalRecord r;
-                while ((r = pending.peek()) != null) {
-                    write(c, r);
+                Owed o;
+                while ((o = pending.peek()) != null) {
+                    if (o instanceof Write w) {
+                        write(c, w.record());
+                    } else if (o instanceof Withdraw wd) {
+                        withdraw(c, wd);
+                    }
                     pending.poll();
                 }
             }
         }
     }
 
+    private void withdraw(Connection c, Withdraw w) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(WITHDRAW)) {
+            ps.setString(1, "refused on " + me.host() + ": the store did not answer the claim in time, so the call was"
+                    + " not made; the claim it committed late is withdrawn");
+            ps.setString(2, w.intentKey());
+            ps.setString(3, w.claim());
+            if (ps.executeUpdate() > 0) {
+                AgentLog.info("effectful " + name + ": a claim committed after this host had given up on it ("
+                        + w.claim() + ") is withdrawn; the intent was never attempted");
+            }
+        }
+    }
+
     private void write(Connection c, JournalRecord r) throws SQLException {
         if (r.type() == RecordType.INTENT) {
-            insertIntent(c, WRITE_INTENT, r.intentKey(), r.task(), r.call(), r.kind(), r.attempt());
+            insertIntent(c, WRITE_INTENT, r.intentKey(), r.task(), r.call(), r.kind(), r.attempt(),
+                    me.owner() + ":" + claims.incrementAndGet());
             return;
         }
         // the state this one record leads to, by the same transitions the local index uses
@@ -432,8 +506,9 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     /** Every third of a lease: renew the leases of calls running here, write what is owed, expire old rows. */
     private void tick() {
         try {
-            withConnection(storeDeadline(), c -> {
-                prepare(c);
+            long deadline = storeDeadline();
+            withConnection(deadline, c -> {
+                prepare(c, deadline);
                 if (!held.isEmpty()) {
                     try (PreparedStatement ps = c.prepareStatement(RENEW)) {
                         ps.setLong(1, leaseMillis);
@@ -462,9 +537,9 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
         }
     }
 
-    private StoreUnavailableException unavailable(SQLException e) {
+    private StoreUnavailableException unavailable(SQLException e, String claimNote) {
         String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-        return new StoreUnavailableException(name + " unavailable: " + msg, e);
+        return new StoreUnavailableException(name + " unavailable: " + msg + claimNote, e);
     }
 
     private static Phase phase(String word) {
@@ -481,7 +556,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
         return local.size();
     }
 
-    /** Records still owed to the store (tests and diagnostics). */
+    /** Records (and withdrawals of claims given up on) still owed to the store (tests and diagnostics). */
     public int pendingRecords() {
         return pending.size();
     }
