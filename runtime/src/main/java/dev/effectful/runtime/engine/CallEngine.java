@@ -310,7 +310,7 @@ public final class CallEngine {
      */
     private void replayResolved(Call call, JournalRecord resolution) {
         ToolMethod tool = call.tool;
-        String byPerson = "already done: a person resolved this intent as applied"
+        String byPerson = "already done: resolved by a person as applied"
                 + (resolution.message() == null || resolution.message().isBlank() ? "" : " (note: " + resolution.message() + ")");
         String problem;
         if (resolution.result() != null) {
@@ -458,6 +458,9 @@ public final class CallEngine {
                 .build();
         if (call.journaled) {
             appendAndApply(rec);
+        }
+        if (resolutions != null && outcome.status() == Status.UNKNOWN) {
+            resolutions.remember(call.intentKey, tool); // so a person's --result can be checked against its type
         }
         logLine(call, "attempt " + call.attempt, outcome.status().word(), outcome.effectApplied().word(), durationMs);
 

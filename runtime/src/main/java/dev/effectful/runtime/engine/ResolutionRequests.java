@@ -80,13 +80,18 @@ final class ResolutionRequests implements AutoCloseable {
         if (s == null || !s.isUnresolved()) {
             return;
         }
+        remember(key, tool);
+        if (Files.exists(ResolutionRequest.file(journalDir, key))) {
+            take(key, tool);
+        }
+    }
+
+    /** {@code key} is unresolved and called through {@code tool}: a later --result is checked against it. */
+    void remember(String key, ToolMethod tool) {
         if (heldTools.size() >= MAX_KNOWN_TOOLS) {
             heldTools.clear();
         }
         heldTools.put(key, tool);
-        if (Files.exists(ResolutionRequest.file(journalDir, key))) {
-            take(key, tool);
-        }
     }
 
     private void pollQuietly() {
@@ -135,27 +140,29 @@ final class ResolutionRequests implements AutoCloseable {
         if (taken == null) {
             return; // withdrawn by the CLI, or taken by the other path a moment ago
         }
+        ResolutionRequest req;
         try {
-            ResolutionRequest req;
-            try {
-                req = ResolutionRequest.read(taken);
-            } catch (IOException | RuntimeException e) {
-                answerRefused(key, "the request could not be read: " + e.getMessage());
-                return;
-            }
-            String refusal = check(req, tool);
-            if (refusal != null) {
-                answerRefused(key, refusal);
-                return;
-            }
-            record(req);
+            req = ResolutionRequest.read(taken);
+        } catch (IOException | RuntimeException e) {
+            req = null;
+            answerRefused(key, "the request could not be read: " + e.getMessage());
         } finally {
+            // gone before anything is answered: whoever sees the answer finds no request left
             try {
                 Files.deleteIfExists(taken);
             } catch (IOException ignored) {
                 // a leftover .taken file is inert: nothing reads it again
             }
         }
+        if (req == null) {
+            return;
+        }
+        String refusal = check(req, tool);
+        if (refusal != null) {
+            answerRefused(key, refusal);
+            return;
+        }
+        record(req);
     }
 
     /** Null when the verdict may be recorded, else why not (one line, for the person). */
@@ -199,8 +206,8 @@ final class ResolutionRequests implements AutoCloseable {
             return null;
         } catch (Exception e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            return "--result " + abbreviate(json) + " is not a " + type.getTypeName() + ", which " + tool.verb()
-                    + " returns (" + why + "); give a value of that type";
+            return "--result " + abbreviate(json) + " does not fit " + type.getTypeName() + ", the return type of "
+                    + tool.verb() + " (" + why + "); give a value of that type";
         }
     }
 
