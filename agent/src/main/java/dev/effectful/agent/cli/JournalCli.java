@@ -30,14 +30,20 @@ import java.util.concurrent.Callable;
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  0  done; nothing needs a person",
-                "  1  verify found something a person must look at; or part of the journal could not be read",
+                "  1  verify found something a person must look at; or part of the journal",
+                "     could not be read",
                 "  2  usage error, or DIR is missing or not a journal",
                 "  3  unresolved intents exist (unresolved)",
-                "  4  refused: resolve while a writer process holds the journal",
+                "  4  resolve refused: the intent is not unresolved, or the running writer",
+                "     refused the verdict or did not record it within --wait seconds",
                 "",
-                "Journal directory: --dir, else -Deffectful.journal.dir, else EFFECTFUL_JOURNAL_DIR, else ./effectful-journal.",
-                "The CLI never takes the writer lock except for resolve, so it is safe beside a running agent.",
-                "Colour only on a terminal and never when NO_COLOR is set. --json: one JSON document per line."})
+                "Journal directory: --dir, else -Deffectful.journal.dir, else",
+                "EFFECTFUL_JOURNAL_DIR, else ./effectful-journal.",
+                "--dir, --json and --store may come before or after the command.",
+                "The CLI takes the writer lock only for resolve, and only when no agent holds",
+                "it (a running agent records the verdict itself), so it is safe beside one.",
+                "Colour only on a terminal and never when NO_COLOR is set.",
+                "--json: one JSON document per line."})
 public final class JournalCli implements Callable<Integer> {
 
     static final int OK = 0;
@@ -46,13 +52,15 @@ public final class JournalCli implements Callable<Integer> {
     static final int UNRESOLVED = 3;
     static final int REFUSED = 4;
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "journal directory (see below for the default)")
+    // INHERIT: also accepted after the command (journal tasks --json), set here either way
+    @Option(names = "--dir", paramLabel = "DIR", scope = CommandLine.ScopeType.INHERIT,
+            description = "journal directory (see below for the default)")
     Path dir;
 
-    @Option(names = "--json", description = "one JSON document per line, for scripts")
+    @Option(names = "--json", scope = CommandLine.ScopeType.INHERIT, description = "one JSON document per line, for scripts")
     boolean json;
 
-    @Option(names = "--store", paramLabel = "local|postgres", defaultValue = "local",
+    @Option(names = "--store", paramLabel = "local|postgres", defaultValue = "local", scope = CommandLine.ScopeType.INHERIT,
             description = "postgres: tasks, unresolved and resolve go to the fleet's shared store"
                     + " (effectful.store.url/user/password as -D properties or EFFECTFUL_STORE_* variables)")
     String store;
@@ -106,6 +114,8 @@ public final class JournalCli implements Callable<Integer> {
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setColorScheme(CommandLine.Help.defaultColorScheme(cli.style.enabled()
                 ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
+        // picocli lists only the first line of each command's description; ours are whole sentences
+        cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, JournalCli::commandList);
         cl.setParameterExceptionHandler((e, a) -> {
             err.println("effectful journal: " + oneLine(e.getMessage()) + " (try: "
                     + e.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
@@ -135,6 +145,23 @@ public final class JournalCli implements Callable<Integer> {
             err.println("effectful journal: failed: " + JournalReader.rootMessage(e));
             return LOOK;
         }
+    }
+
+    /** Every command with its whole description, wrapped under the command's column. */
+    static String commandList(CommandLine.Help help) {
+        if (help.subcommands().isEmpty()) {
+            return "";
+        }
+        int width = help.commandSpec().usageMessage().width();
+        int nameWidth = 2 + help.subcommands().keySet().stream().mapToInt(String::length).max().orElse(8) + 2;
+        CommandLine.Help.TextTable table = CommandLine.Help.TextTable.forColumns(help.colorScheme(),
+                new CommandLine.Help.Column(nameWidth, 2, CommandLine.Help.Column.Overflow.SPAN),
+                new CommandLine.Help.Column(width - nameWidth, 0, CommandLine.Help.Column.Overflow.WRAP));
+        for (Map.Entry<String, CommandLine.Help> e : help.subcommands().entrySet()) {
+            String description = String.join(" ", e.getValue().commandSpec().usageMessage().description());
+            table.addRowValues(help.colorScheme().commandText(e.getKey()), help.colorScheme().text(description));
+        }
+        return table.toString();
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

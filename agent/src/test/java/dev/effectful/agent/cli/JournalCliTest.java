@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.agent.cli.TestJournals.Run;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.ResolutionRequest;
 import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -237,14 +238,57 @@ class JournalCliTest {
     }
 
     @Test
-    void resolveIsRefusedWhileAWriterIsLive() throws Exception {
+    void aVerdictNoWriterTakesIsWithdrawnAndNothingChanges() throws Exception {
+        // a live lock holder that runs no engine (an older agent, or a stuck one): nobody records it
         try (JournalLock lock = JournalLock.acquire(dir)) {
-            Run r = cli("--dir", d, "resolve", K_CRASH, "--applied", "yes");
+            Run r = cli("--dir", d, "resolve", K_CRASH, "--applied", "yes", "--wait", "1");
             assertThat(r.code()).isEqualTo(4);
             assertThat(r.err().strip()).doesNotContain("\n")
-                    .contains("refused", "in use by pid " + ProcessHandle.current().pid());
+                    .contains("not recorded", "pid " + ProcessHandle.current().pid(), "withdrawn", "nothing changed");
+            assertThat(ResolutionRequest.file(dir, K_CRASH)).as("never applied later, unexpectedly").doesNotExist();
         }
         assertThat(cli("--dir", d, "--json", "export").out().lines().count()).isEqualTo(10);
+    }
+
+    @Test
+    void resultGoesIntoTheResolutionRecordAndMustBeJsonWithAppliedYes() throws Exception {
+        Run r = cli("--dir", d, "resolve", K_CRASH, "--applied", "yes", "--result", "{ \"id\" : 5512 }");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("returns ok with the value you gave");
+        List<JsonNode> records = lines(cli("--dir", d, "--json", "show", K_CRASH).out());
+        assertThat(records.get(records.size() - 1).get("result")).isEqualTo(JSON.readTree("{\"id\":5512}"));
+
+        Run notJson = cli("--dir", d, "resolve", K_UNKNOWN, "--applied", "yes", "--result", "receipt-42");
+        assertThat(notJson.code()).isEqualTo(2);
+        assertThat(notJson.err().strip()).doesNotContain("\n").contains("--result is not JSON", "'\"receipt-42\"'");
+        Run withNo = cli("--dir", d, "resolve", K_UNKNOWN, "--applied", "no", "--result", "1");
+        assertThat(withNo.code()).isEqualTo(2);
+        assertThat(withNo.err()).contains("only goes with --applied yes");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tasks", "show ord-1", "unresolved", "export", "verify"})
+    void jsonAndDirWorkAfterTheCommandToo(String command) throws Exception {
+        List<String> before = new ArrayList<>(List.of("--dir", d, "--json"));
+        before.addAll(List.of(command.split(" ")));
+        List<String> after = new ArrayList<>(List.of(command.split(" ")));
+        after.addAll(List.of("--json", "--dir", d));
+        Run first = cli(before.toArray(String[]::new));
+        Run last = cli(after.toArray(String[]::new));
+        assertThat(last.code()).as(last.err()).isEqualTo(first.code());
+        assertThat(last.err()).doesNotContain("Unknown option");
+        assertThat(lines(last.out())).isNotEmpty().allMatch(JsonNode::isObject);
+        assertThat(lines(last.out()).size()).isEqualTo(lines(first.out()).size());
+    }
+
+    @Test
+    void topLevelHelpGivesEveryCommandsWholeDescription() {
+        String help = cli("--help").out().replaceAll("\\s+", " ");
+        for (Class<?> command : List.of(VerifyCommand.class, ResolveCommand.class, UnresolvedCommand.class)) {
+            String description = String.join(" ",
+                    command.getAnnotation(picocli.CommandLine.Command.class).description()).replaceAll("\\s+", " ");
+            assertThat(help).as(command.getSimpleName()).contains(description);
+        }
     }
 
     @Test

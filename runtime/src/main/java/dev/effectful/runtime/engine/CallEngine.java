@@ -21,6 +21,7 @@ import dev.effectful.runtime.log.LogSink;
 import dev.effectful.runtime.reentry.Decision;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.runtime.reentry.ResolveHint;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.tool.ToolMethods;
@@ -56,6 +57,10 @@ public final class CallEngine {
     private final VerbOrdinals ordinals = new VerbOrdinals();
     private final ProbeRunner probes;
     private final BatchProtocol batches = new BatchProtocol(this);
+    /** The paste-ready resolve command held intents name. */
+    private final ResolveHint hint;
+    /** A person's verdicts handed over by the CLI while this process writes the journal; null: no journal. */
+    private final ResolutionRequests resolutions;
     /** How long a call in a task without a budget waits for the same intent running on another host. */
     static final long NO_BUDGET_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -69,6 +74,17 @@ public final class CallEngine {
         this.classifier = classifier;
         this.shaper = new OutcomeShaper(config.failure());
         this.probes = new ProbeRunner(results);
+        boolean local = journal.available() && journal.journal().directory() != null;
+        this.hint = local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
+        this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
+                inFlight::isRunning) : null;
+    }
+
+    /** Starts watching for resolutions given with {@code journal resolve} while this process runs. */
+    public void startResolutionWatch() {
+        if (resolutions != null) {
+            resolutions.start();
+        }
     }
 
     // ---------------------------------------------------------------- entry
@@ -148,12 +164,16 @@ public final class CallEngine {
             batches.begin(call);
             return;
         }
+        if (resolutions != null) {
+            // a verdict given a moment ago must not wait for the watcher's next look
+            resolutions.beforeCall(call.intentKey, tool);
+        }
         Decision d;
         try {
             d = store.decideAndClaim(call.intentKey, new IntentStore.IntentMeta(task.id(), tool.verb(),
                             tool.kindWord()),
                     (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
-                            call.intentKey, now),
+                            call.intentKey, now, hint),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {
             refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
@@ -254,6 +274,10 @@ public final class CallEngine {
         } else if (resultIndex >= 0) {
             try {
                 JournalRecord stored = journal.read(resultIndex).orElse(null);
+                if (stored != null && stored.type() == RecordType.RESOLUTION) {
+                    replayResolved(call, stored);
+                    return;
+                }
                 if (stored != null && stored.result() != null) {
                     Object value = results.decode(stored.result(), valueType(tool));
                     appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
@@ -266,6 +290,8 @@ public final class CallEngine {
             } catch (Exception e) {
                 problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
             }
+        } else if (replay.byPerson()) {
+            problem = "a person resolved it as applied and gave no result";
         } else if (problem == null) {
             problem = "it could not be serialized when it was returned";
         }
@@ -275,6 +301,40 @@ public final class CallEngine {
         appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).message(noValue.message()).build());
         finish(call, shaper.okWithoutValue(tool, noValue));
         logLine(call, "deduplicated", "ok", "yes", 0);
+    }
+
+    /**
+     * A repeat of an intent a person resolved as applied: their value when they gave one (checked
+     * against the return type here if the writer did not know the tool then), else ok without a
+     * value, saying who settled it and why.
+     */
+    private void replayResolved(Call call, JournalRecord resolution) {
+        ToolMethod tool = call.tool;
+        String byPerson = "already done: resolved by a person as applied"
+                + (resolution.message() == null || resolution.message().isBlank() ? "" : " (note: " + resolution.message() + ")");
+        String problem;
+        if (resolution.result() != null) {
+            try {
+                Object value = results.decode(resolution.result(), valueType(tool));
+                Outcome<Object> ok = withValue(outcome(call, Status.OK, EffectApplied.YES, null, null, byPerson), value);
+                appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
+                        .attempt(resolution.attempt()).attemptId(resolution.attemptId()).message(byPerson).build());
+                finish(call, shaper.ok(tool, ok, value));
+                logLine(call, "deduplicated (resolved)", "ok", "yes", 0);
+                return;
+            } catch (Exception e) {
+                problem = "; the result they gave cannot be read back as " + tool.returnType().getTypeName() + " ("
+                        + e.getMessage() + "), so none is returned: correct it with " + hint.command(call.intentKey)
+                        .replace(" --applied yes", " --force --applied yes --result JSON");
+            }
+        } else {
+            problem = "; no result was given, so none is returned";
+        }
+        Outcome<Object> noValue = new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null,
+                call.task.leftSeconds(), byPerson + problem, null, List.of());
+        appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).message(noValue.message()).build());
+        finish(call, shaper.okWithoutValue(tool, noValue));
+        logLine(call, "deduplicated (resolved)", "ok", "yes", 0);
     }
 
     private void probeThenDecide(Call call, int lastAttempt) {
@@ -301,7 +361,7 @@ public final class CallEngine {
                 appendAndApply(rec.build());
                 refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "attempt " + lastAttempt
                         + " may have applied and the probe failed (" + r.message() + "): not run again; retry later or"
-                        + " ask a person to resolve it");
+                        + " ask a person to resolve it; " + hint.sentence(call.intentKey));
             }
         }
     }
@@ -398,6 +458,9 @@ public final class CallEngine {
                 .build();
         if (call.journaled) {
             appendAndApply(rec);
+        }
+        if (resolutions != null && outcome.status() == Status.UNKNOWN) {
+            resolutions.remember(call.intentKey, tool); // so a person's --result can be checked against its type
         }
         logLine(call, "attempt " + call.attempt, outcome.status().word(), outcome.effectApplied().word(), durationMs);
 

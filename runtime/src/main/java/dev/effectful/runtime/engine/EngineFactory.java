@@ -24,7 +24,8 @@ import java.util.Optional;
 
 /**
  * Builds a {@link CallEngine} from the configuration: opens the journal (or records why it cannot),
- * rebuilds the intent index from it, and loads the classifier overrides.
+ * rebuilds the intent index from it, loads the classifier overrides, and starts watching for a
+ * person's resolutions handed over by the CLI.
  */
 public final class EngineFactory {
 
@@ -69,8 +70,11 @@ public final class EngineFactory {
                         + config.classifierFile().get() + ": " + e.getMessage() + "; using the default table", null);
             }
         }
-        return new CallEngine(config, access, intentStore(config, store), new ArgsRenderer(fingerprinter, 65_536),
-                new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+        CallEngine engine = new CallEngine(config, access, intentStore(config, store),
+                new ArgsRenderer(fingerprinter, 65_536), new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+        // journal resolve on a live journal: this process records the verdicts the CLI hands it
+        engine.startResolutionWatch();
+        return engine;
     }
 
     /**

@@ -16,6 +16,10 @@ final class InFlightCalls {
         return running.putIfAbsent(key, mine);
     }
 
+    boolean isRunning(String key) {
+        return running.containsKey(key);
+    }
+
     void release(String key, CompletableFuture<Completion> mine, Completion result) {
         running.remove(key, mine);
         mine.complete(result);

@@ -10,11 +10,17 @@ public sealed interface Decision {
     /**
      * Answer with the stored ok result; the body does not run. A shared store carries the result's
      * JSON itself ({@code resultJson}); the local store points at the journal record holding it
-     * ({@code resultIndex}, -1: not stored).
+     * ({@code resultIndex}, -1: not stored). {@code byPerson}: the effect is known from a person's
+     * resolution, whose record {@code resultIndex} then points at (it carries the note, and the
+     * value the person gave, if any).
      */
-    record Replay(long resultIndex, String resultJson) implements Decision {
+    record Replay(long resultIndex, String resultJson, boolean byPerson) implements Decision {
         public Replay(long resultIndex) {
-            this(resultIndex, null);
+            this(resultIndex, null, false);
+        }
+
+        public Replay(long resultIndex, String resultJson) {
+            this(resultIndex, resultJson, false);
         }
     }
 

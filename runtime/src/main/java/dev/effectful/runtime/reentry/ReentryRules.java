@@ -46,6 +46,12 @@ public final class ReentryRules {
 
     public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,
                                   long nowMillis) {
+        return decide(s, kind, keyable, hasProbe, intentKey, nowMillis, ResolveHint.generic());
+    }
+
+    /** As above; a held intent's message names {@code hint}'s command, ready to paste. */
+    public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,
+                                  long nowMillis, ResolveHint hint) {
         if (s == null) {
             return new Decision.Run(1);
         }
@@ -55,7 +61,7 @@ public final class ReentryRules {
         }
         switch (s.phase()) {
             case OK, RESOLVED_APPLIED -> {
-                return new Decision.Replay(s.resultIndex(), s.resultJson());
+                return new Decision.Replay(s.resultIndex(), s.resultJson(), s.phase() == Phase.RESOLVED_APPLIED);
             }
             case RETRYABLE -> {
                 if (s.retryAfterUntil() > nowMillis && !"unknown".equals(s.effectApplied())) {
@@ -78,9 +84,8 @@ public final class ReentryRules {
                 }
                 return new Decision.Refuse(Status.UNKNOWN, EffectApplied.UNKNOWN, null,
                         "attempt " + s.attempts() + " of this " + kind.name().toLowerCase(java.util.Locale.ROOT)
-                                + " may have applied and no probe is declared: held until a person resolves it"
-                                + " (java -jar effectful-agent.jar journal resolve " + intentKey
-                                + " --applied yes|no); do not retry");
+                                + " may have applied and no probe is declared: held until a person resolves it; "
+                                + hint.sentence(intentKey) + "; do not retry");
             }
         }
     }

@@ -34,7 +34,8 @@ public final class StateTransitions {
             }
             case RESOLUTION -> {
                 effect = r.effectApplied();
-                resultIndex = phase == Phase.RESOLVED_APPLIED && r.result() != null ? index : -1;
+                // the resolution record itself: it holds the person's note, and the value they gave if any
+                resultIndex = phase == Phase.RESOLVED_APPLIED ? index : -1;
             }
             default -> {
                 // dedup and refused records change nothing but the age

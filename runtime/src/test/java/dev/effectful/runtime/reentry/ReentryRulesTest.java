@@ -79,13 +79,13 @@ class ReentryRulesTest {
         Decision d = decide(state(Phase.INTENDED, 1, null, 0, -1), kind, false, false);
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         assertThat(((Decision.Refuse) d).status()).isEqualTo(Status.UNKNOWN);
-        assertThat(((Decision.Refuse) d).message()).contains("journal resolve k --applied yes|no");
+        assertThat(((Decision.Refuse) d).message()).contains("journal resolve k --applied yes --note", "(or --applied no");
     }
 
     @Test
     void personalResolutionDecides() {
         assertThat(decide(state(Phase.RESOLVED_APPLIED, 1, "yes", 0, -1), EffectKind.SEND, false, false))
-                .isEqualTo(new Decision.Replay(-1));
+                .isEqualTo(new Decision.Replay(-1, null, true));
         assertThat(decide(state(Phase.RESOLVED_NOT_APPLIED, 1, "no", 0, -1), EffectKind.SEND, false, false))
                 .isEqualTo(new Decision.Run(2));
     }

@@ -1,0 +1,63 @@
+package dev.effectful.runtime.reentry;
+
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * The command a hold message tells a person to run, complete enough to paste into a shell as it
+ * stands: the absolute agent jar (when the agent runs from one) and the absolute journal directory,
+ * so it works from any working directory. It names one verdict ({@code --applied yes}) rather than
+ * {@code yes|no}, which a shell would read as a pipe; the message says how to give the other.
+ *
+ * @param jar        the agent jar as a shell word; {@code effectful-agent.jar} when not known
+ * @param journalDir the journal directory as a shell word; null: the CLI's default
+ */
+public record ResolveHint(String jar, String journalDir) {
+
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=@%+,-]+");
+
+    /** Without a known jar or directory (tests, a journal that could not be opened). */
+    public static ResolveHint generic() {
+        return new ResolveHint("effectful-agent.jar", null);
+    }
+
+    /** For a writer of {@code journalDir}, running from the jar that holds this class if it is one. */
+    public static ResolveHint forJournal(Path journalDir) {
+        return new ResolveHint(shellWord(agentJar()), shellWord(journalDir.toAbsolutePath().normalize().toString()));
+    }
+
+    /** The command recording "applied yes" for {@code key}. */
+    public String command(String key) {
+        return "java -jar " + jar + " journal" + (journalDir == null ? "" : " --dir " + journalDir)
+                + " resolve " + key + " --applied yes --note \"what you checked\"";
+    }
+
+    /** The sentence a hold message ends with: what to run, and how to say no instead. */
+    public String sentence(String key) {
+        return "once you know whether it applied, run: " + command(key)
+                + " (or --applied no if it did not; add --result JSON to give the value a repeat returns)";
+    }
+
+    private static String agentJar() {
+        try {
+            var source = ResolveHint.class.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null) {
+                Path p = Path.of(source.getLocation().toURI());
+                if (p.getFileName() != null && p.getFileName().toString().endsWith(".jar")) {
+                    return p.toAbsolutePath().normalize().toString();
+                }
+            }
+        } catch (Exception | LinkageError e) {
+            // a security manager or an unusual loader: the generic name still tells what to run
+        }
+        return "effectful-agent.jar";
+    }
+
+    /** Quotes {@code s} for a POSIX shell when it holds anything beyond plain path characters. */
+    static String shellWord(String s) {
+        if (PLAIN.matcher(s).matches()) {
+            return s;
+        }
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}

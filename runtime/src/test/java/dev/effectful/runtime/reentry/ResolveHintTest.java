@@ -1,0 +1,26 @@
+package dev.effectful.runtime.reentry;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ResolveHintTest {
+
+    @Test
+    void theCommandNamesTheAbsoluteJournalAndOneVerdictAShellCanRun() {
+        String cmd = ResolveHint.forJournal(Path.of("relative/journal")).command("0123456789abcdef0123456789abcdef");
+        assertThat(cmd).startsWith("java -jar ")
+                .contains(" journal --dir " + Path.of("relative/journal").toAbsolutePath().normalize())
+                .contains(" resolve 0123456789abcdef0123456789abcdef --applied yes --note \"what you checked\"")
+                .doesNotContain("yes|no"); // a shell would read that as a pipe
+    }
+
+    @Test
+    void pathsWithSpacesOrQuotesAreQuotedForTheShell() {
+        assertThat(ResolveHint.shellWord("/srv/app/effectful-journal")).isEqualTo("/srv/app/effectful-journal");
+        assertThat(ResolveHint.shellWord("/srv/my app/j")).isEqualTo("'/srv/my app/j'");
+        assertThat(ResolveHint.shellWord("/srv/bob's/j")).isEqualTo("'/srv/bob'\\''s/j'");
+    }
+}
