@@ -51,8 +51,10 @@ class DistributionIT {
                 </settings>
                 """.formatted(outerRepo.toUri()));
 
+        long t0 = System.nanoTime();
         Path build = copyBuild(tmp.resolve("build"));
         mvn(build, settings, scratch, "install", "-Dmaven.test.skip=true", "-pl", "annotations,agent", "-am");
+        long t1 = System.nanoTime();
 
         Path installed = scratch.resolve("dev/effectful/effectful-agent/" + VERSION + "/effectful-agent-" + VERSION + ".jar");
         try (JarFile jar = new JarFile(installed.toFile())) {
@@ -73,6 +75,8 @@ class DistributionIT {
 
         Path sample = copyTree(ROOT.resolve("examples/plain-maven"), tmp.resolve("plain-maven"));
         String out = mvn(sample, settings, scratch, "verify");
+        System.out.printf("DistributionIT: install of the build %d s, sample project %d s%n",
+                (t1 - t0) / 1_000_000_000L, (System.nanoTime() - t1) / 1_000_000_000L);
         assertThat(out).contains("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0");
         assertThat(Files.mismatch(sample.resolve("target/agent/effectful-agent.jar"), installed))
                 .as("the sample ran the agent it fetched by coordinates from the scratch repository").isEqualTo(-1L);
