@@ -41,6 +41,7 @@ class CoreAgentIT {
         Path journal = tmp.resolve("journal");
         Path trace = tmp.resolve("connect.trace");
         ForkedApp app = app(jdk, journal, "quiet");
+        Files.createDirectories(tmp.resolve("home")); // a real home exists; nothing of ours creates one any more
         boolean strace = Files.isExecutable(Path.of("/usr/bin/strace"));
         if (strace) {
             app.prefix("/usr/bin/strace", "-f", "-qq", "-e", "trace=connect,sendto", "-o", trace.toString());

@@ -2,6 +2,7 @@ package dev.effectful.runtime.journal;
 
 import dev.effectful.runtime.log.AgentLog;
 import net.openhft.chronicle.bytes.SyncMode;
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
@@ -34,8 +35,12 @@ public final class ChronicleJournal implements Journal {
     private final boolean syncIntents;
     private final ThreadLocal<ExcerptAppender> appenders;
     private final ThreadLocal<ExcerptTailer> tailers;
+    private final ThreadLocal<MappedRangeSync> syncs = ThreadLocal.withInitial(MappedRangeSync::new);
     private volatile int lastTightenedCycle = Integer.MIN_VALUE;
     private List<String> damage = List.of();
+
+    /** Chronicle's record header: a 32-bit length-and-state word before the data. */
+    private static final int HEADER_BYTES = 4;
 
     private ChronicleJournal(Path dir, SingleChronicleQueue queue, JournalLock lock, boolean syncIntents) {
         this.dir = dir;
@@ -61,9 +66,9 @@ public final class ChronicleJournal implements Journal {
             JournalSalvage salvage = JournalSalvage.prepare(dir);
             SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir)
                     .rollCycle(rollCycle == null ? RollCycles.FAST_DAILY : rollCycle)
-                    // the store's mode is what lets appender.sync() msync at all (under NONE it is a
-                    // no-op, measured); append() calls it after intents only
-                    .syncMode(syncIntents ? SyncMode.SYNC : SyncMode.NONE)
+                    // Chronicle's own msync goes through the native layer the build leaves out;
+                    // append() forces intents itself (MappedRangeSync)
+                    .syncMode(SyncMode.NONE)
                     .storeFileListener(new OwnerOnlyFiles(listener))
                     .build();
             // the metadata file is made at build(), before any listener hears of it
@@ -103,9 +108,14 @@ public final class ChronicleJournal implements Journal {
     public long append(JournalRecord record) {
         try {
             ExcerptAppender appender = appenders.get();
+            long from;
+            long to;
             try (DocumentContext dc = appender.writingDocument()) {
                 try {
+                    // positions in the cycle file (the header word sits just before the data)
+                    from = dc.wire().bytes().writePosition() - HEADER_BYTES;
                     RecordCodec.write(record, dc.wire());
+                    to = dc.wire().bytes().writePosition();
                 } catch (RuntimeException | Error e) {
                     // never commit half a record (a SIGBUS on a full disk arrives as InternalError
                     // mid-write); rolling back also releases Chronicle's write lock
@@ -125,18 +135,31 @@ public final class ChronicleJournal implements Journal {
                 }
             }
             if (syncIntents && record.type() == RecordType.INTENT) {
-                appender.sync();
+                syncs.get().force(appender.currentFile().toPath(), from, to);
             }
             return index;
-        } catch (RuntimeException | Error e) {
+        } catch (IOException | RuntimeException | Error e) {
             appenders.remove();
+            syncs.remove();
             throw new JournalUnavailableException("journal unavailable: cannot write to " + dir + ": " + rootMessage(e), e);
         }
     }
 
+    /** Forces this thread's current cycle file, up to what it appended, to disk (msync). */
     @Override
     public void sync() {
-        appenders.get().sync();
+        ExcerptAppender appender = appenders.get();
+        File file = appender.currentFile();
+        if (file == null || appender.wire() == null) {
+            return; // nothing appended by this thread
+        }
+        Bytes<?> bytes = appender.wire().bytes();
+        try {
+            syncs.get().force(file.toPath(), 0, bytes.writePosition());
+        } catch (IOException e) {
+            syncs.remove();
+            throw new JournalUnavailableException("journal unavailable: cannot sync " + file + ": " + rootMessage(e), e);
+        }
     }
 
     @Override
