@@ -43,6 +43,7 @@ public final class EffectfulAgent {
             BootstrapInjector.inject(inst, jar, apiHome == null);
             ClassLoader loader = IsolatedRuntime.loader(apiHome);
             openJavaBase(inst, loader);
+            UnsafeWarning.markGiven();
             Class<?> installer = Class.forName("dev.effectful.agent.installer.AgentInstaller", true, loader);
             installer.getMethod("install", Instrumentation.class, String.class, boolean.class)
                     .invoke(null, inst, args, attached);

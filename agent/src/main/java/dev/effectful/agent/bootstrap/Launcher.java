@@ -28,6 +28,7 @@ public final class Launcher {
             switch (args[0]) {
                 case "journal": {
                     IsolatedRuntime.quietChronicle();
+                    UnsafeWarning.markGiven();
                     ClassLoader loader = IsolatedRuntime.loader();
                     Class<?> cli = Class.forName("dev.effectful.agent.cli.JournalCli", true, loader);
                     Method run = cli.getMethod("run", String[].class);

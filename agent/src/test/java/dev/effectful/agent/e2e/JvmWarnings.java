@@ -17,15 +17,9 @@ final class JvmWarnings {
         if (line.contains("Sharing is only supported for boot loader classes because bootstrap classpath has been appended")) {
             return true;
         }
-        if (!jdk.name().equals("jdk17")) {
-            // JDK 24+: Chronicle's sun.misc.Unsafe memory access, silenced only by
-            // --sun-misc-unsafe-memory-access=allow. No native-access (restricted method) lines:
-            // the agent loads no native library, so those are defects (NoNativeCodeIT).
-            return line.startsWith("WARNING: A terminally deprecated method in sun.misc.Unsafe")
-                    || line.startsWith("WARNING: sun.misc.Unsafe")
-                    || line.startsWith("WARNING: Please consider reporting this to the maintainers of class net.openhft.")
-                    || line.startsWith("WARNING: Use --sun-misc-unsafe-memory-access");
-        }
+        // JDK 24+: no sun.misc.Unsafe lines either: the agent marks that one-time warning as given
+        // before Chronicle's first use (UnsafeWarning), and no native-access lines, as it loads no
+        // native library (NoNativeCodeIT). Any such line is a defect.
         return false;
     }
 
