@@ -5,6 +5,8 @@ import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.fleet.PostgresIntentStore;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalHealth;
+import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
@@ -31,7 +33,27 @@ public final class EngineFactory {
     private EngineFactory() {
     }
 
+    /**
+     * The engine, with an unavailable journal if it cannot be opened for any reason (including
+     * another process holding it): effectful calls are then refused with the typed cause.
+     */
     public static CallEngine create(EffectfulConfig config) {
+        try {
+            return build(config, false);
+        } catch (JournalLock.JournalLockedException cannotHappen) {
+            throw new IllegalStateException(cannotHappen);
+        }
+    }
+
+    /**
+     * As {@link #create}, except that a journal held by another live process is not an engine but
+     * this exception: the caller waits for the lock and calls again to take the journal over.
+     */
+    public static CallEngine open(EffectfulConfig config) throws JournalLock.JournalLockedException {
+        return build(config, true);
+    }
+
+    private static CallEngine build(EffectfulConfig config, boolean lockHeldThrows) throws JournalLock.JournalLockedException {
         LocalIntentIndex store = new LocalIntentIndex();
         JournalAccess access;
         Fingerprinter fingerprinter;
@@ -53,11 +75,14 @@ public final class EngineFactory {
                     JournalAccess.HEALTH_REFRESH_MILLIS));
             new IndexCheckpoints(journal, access, store, replayed).start();
             fingerprinter = Fingerprinter.forJournal(config.journalDir());
+        } catch (JournalLock.JournalLockedException e) {
+            if (lockHeldThrows) {
+                throw e;
+            }
+            access = unavailable(config, e);
+            fingerprinter = ephemeralFingerprinter();
         } catch (IOException | RuntimeException e) {
-            String reason = "cannot open journal directory " + config.journalDir() + ": " + e.getMessage();
-            AgentLog.errorOnce("journal-open", reason + "; effectful tool calls will be refused"
-                    + " (retryable, effect no) and READ tools run unjournaled", null);
-            access = JournalAccess.unavailable(reason);
+            access = unavailable(config, e);
             fingerprinter = ephemeralFingerprinter();
         }
         Classifier classifier = Classifier.defaults();
@@ -121,6 +146,14 @@ public final class EngineFactory {
         AgentLog.info("effectful fleet mode: intents are decided in the " + shared.describe() + " (lease "
                 + config.store().lease().toMillis() + " ms)");
         return shared;
+    }
+
+    private static JournalAccess unavailable(EffectfulConfig config, Exception e) {
+        JournalProblem problem = JournalOpenFailures.classify(config.journalDir(), e);
+        AgentLog.errorOnce("journal-open", problem.message() + "; effectful tool calls will be refused ("
+                + problem.status().name().toLowerCase(java.util.Locale.ROOT) + ", effect no) and READ tools run"
+                + " unjournaled", null);
+        return JournalAccess.unavailable(problem);
     }
 
     /** With no journal nothing is written, but redaction must still never fall back to plaintext. */
