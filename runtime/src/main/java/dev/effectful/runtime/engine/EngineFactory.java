@@ -4,6 +4,7 @@ import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.fleet.PostgresIntentStore;
 import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalFiles;
 import dev.effectful.runtime.journal.JournalHealth;
 import dev.effectful.runtime.journal.JournalLock;
 import dev.effectful.runtime.journal.JournalProblem;
@@ -96,6 +97,54 @@ public final class EngineFactory {
         }
         return new CallEngine(config, access, intentStore(config, store), new ArgsRenderer(fingerprinter, 65_536),
                 new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+    }
+
+    /**
+     * Readies this JVM to take over a journal another process holds, so the takeover costs the
+     * index rebuild and little else: reads the held journal read-only into a scratch index, writes
+     * one record to a scratch journal in a temporary directory (deleted again), and loads the JSON
+     * and classifier tables. All of it loads and compiles what the start path runs; best effort,
+     * a failure here changes nothing.
+     */
+    public static void warmUpForTakeover(EffectfulConfig config) {
+        long t0 = System.nanoTime();
+        if (JournalFiles.looksLikeJournal(config.journalDir())) {
+            try (ChronicleJournal reader = ChronicleJournal.openReader(config.journalDir())) {
+                reader.replayForIndex(new LocalIntentIndex()::apply);
+            } catch (IOException | RuntimeException e) {
+                AgentLog.debug("effectful could not read the held journal ahead of the takeover: " + e);
+            }
+        }
+        java.nio.file.Path scratch = null;
+        try {
+            scratch = Files.createTempDirectory("effectful-warmup");
+            java.nio.file.Path dir = scratch.resolve("journal");
+            try (ChronicleJournal j = ChronicleJournal.openWriter(dir, config.sync() == EffectfulConfig.Sync.INTENT,
+                    rollCycle(config.rollCycle()), null)) {
+                j.append(dev.effectful.runtime.journal.JournalRecord.of(dev.effectful.runtime.journal.RecordType.INTENT)
+                        .intentKey("warm-up").build());
+                rebuild(j, new LocalIntentIndex());
+            }
+            Fingerprinter.forJournal(dir);
+            JsonMappers.shared();
+            Classifier.defaults();
+        } catch (IOException | RuntimeException e) {
+            AgentLog.debug("effectful could not warm up for the takeover: " + e);
+        } finally {
+            deleteQuietly(scratch);
+        }
+        AgentLog.debug("effectful warmed up for the takeover in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+    }
+
+    private static void deleteQuietly(java.nio.file.Path root) {
+        if (root == null) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException ignored) {
+            // a temporary directory left behind holds one scratch record and nothing of the application
+        }
     }
 
     /**
