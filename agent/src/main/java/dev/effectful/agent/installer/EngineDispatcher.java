@@ -37,8 +37,8 @@ final class EngineDispatcher implements Dispatcher {
         } catch (Throwable t) {
             // the advice would swallow this and run the body unguarded: an effectful call must not
             AgentLog.errorOnce("dispatch", "effectful failed before a call: " + t, t);
-            return isRead(type, methodAndDescriptor) ? null : new Refusal(Outcome.retryable(
-                    "journal unavailable: effectful failed before the call (" + t + "); the call was not made"),
+            return isRead(type, methodAndDescriptor) ? null : new Refusal(new JournalProblem(JournalProblem.Cause.OTHER,
+                    "journal unavailable: effectful failed before the call (" + t + ")").refusal(),
                     methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
         }
     }
@@ -59,7 +59,8 @@ final class EngineDispatcher implements Dispatcher {
         }
         String why = starter.finished() ? "the effectful engine failed to start (" + startFailure() + ")"
                 : "the effectful engine is still rebuilding its intent index from the journal and the task budget ran out";
-        return new Refusal(Outcome.retryable("journal unavailable: " + why + "; the call was not made"), returnsOutcome);
+        return new Refusal(new JournalProblem(JournalProblem.Cause.OTHER, "journal unavailable: " + why).refusal(),
+                returnsOutcome);
     }
 
     @Override

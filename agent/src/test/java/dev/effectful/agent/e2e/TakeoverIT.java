@@ -87,6 +87,8 @@ class TakeoverIT {
         Map<String, String> r = next.results();
         assertThat(r.get("served")).isEqualTo("paid:o-2");
         long servedAfter = Long.parseLong(r.get("served_at")) - exitedAt;
+        System.out.println("TakeoverIT " + (kill ? "kill -9" : "normal exit") + ": served " + servedAfter
+                + " ms after the old JVM's exit");
         assertThat(servedAfter).as("ms from the old JVM's exit to the first served call").isLessThan(TAKEOVER_MILLIS);
         // the old JVM's completed intent is honoured: a repeat is answered from the journal, its body does not run
         assertThat(r).containsEntry("repeat_of_first_jvm", "paid:o-1").containsEntry("money_bodies", "1");
