@@ -10,7 +10,8 @@ import java.util.Set;
  * The {@code -javaagent} entry point. It does as little as it can on the application's start-up
  * path: makes the API and bridge visible to every class loader, opens what Chronicle needs, and
  * hands over to the installer inside the isolated class loader. Nothing may escape from here: an
- * exception out of premain would abort the JVM, and the application must start regardless.
+ * exception out of premain would abort the JVM, and the application must start regardless. An
+ * invalid configuration is not such a failure: the installer stays and refuses effectful calls.
  */
 public final class EffectfulAgent {
 
@@ -50,7 +51,10 @@ public final class EffectfulAgent {
         } catch (Throwable t) {
             Throwable cause = t instanceof java.lang.reflect.InvocationTargetException && t.getCause() != null
                     ? t.getCause() : t;
-            System.err.println("effectful: agent disabled, the application runs without it: " + cause);
+            // only reached when the agent cannot be put into this JVM at all (its jar unreadable, the
+            // JVM refusing instrumentation); a configuration error never comes here, it fails closed
+            System.err.println("effectful ERROR: the agent could not be installed in this JVM (" + cause
+                    + "); its effectful tools are NOT guarded");
         }
     }
 

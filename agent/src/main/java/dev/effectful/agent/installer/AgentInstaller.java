@@ -2,6 +2,7 @@ package dev.effectful.agent.installer;
 
 import dev.effectful.agent.bridge.Bridge;
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
 import dev.effectful.runtime.log.Slf4jSink;
@@ -12,7 +13,8 @@ import java.util.List;
 
 /**
  * Runs inside the isolated class loader: reads the configuration, chooses the log sink, registers
- * the transformer, and rewrites what was loaded before it. Byte Buddy is not touched here unless a
+ * the transformer, and rewrites what was loaded before it. An invalid configuration does not stop
+ * any of this: the tools are rewritten all the same and refuse every effectful call (fail closed). Byte Buddy is not touched here unless a
  * class to rewrite is already loaded (an executor the JVM loaded early, or tools when attached).
  */
 public final class AgentInstaller {
@@ -22,9 +24,21 @@ public final class AgentInstaller {
 
     public static void install(Instrumentation inst, String args, boolean attached) {
         long t0 = System.nanoTime();
-        EffectfulConfig config = EffectfulConfig.load(args);
-        configureLog(config, args);
-        EngineStarter starter = new EngineStarter(config);
+        EffectfulConfig.Loaded loaded = EffectfulConfig.read(args);
+        EffectfulConfig config = loaded.config();
+        configureLog(loaded);
+        // straight to stderr, whatever the log sink: making the sink here would start the
+        // application's logging framework in premain
+        loaded.warnings().forEach(System.err::println);
+        EngineStarter starter;
+        if (loaded.valid()) {
+            starter = new EngineStarter(config);
+        } else {
+            // fail closed: the tools are still rewritten, and every effectful call is refused naming the fix
+            String summary = loaded.errorSummary();
+            System.err.println("effectful ERROR: " + summary);
+            starter = EngineStarter.refusing(new JournalProblem(JournalProblem.Cause.MISCONFIGURED, summary));
+        }
         Bridge.install(new EngineDispatcher(starter));
         ClassLoader own = AgentInstaller.class.getClassLoader();
         inst.addTransformer(new WeavingTransformer(own, starter), true);
@@ -46,11 +60,11 @@ public final class AgentInstaller {
         }
     }
 
-    private static void configureLog(EffectfulConfig config, String args) {
-        LogSink.Level level = LogSink.Level.valueOf(config.logLevel().name());
+    private static void configureLog(EffectfulConfig.Loaded loaded) {
+        LogSink.Level level = LogSink.Level.valueOf(loaded.config().logLevel().name());
         ClassLoader app = ClassLoader.getSystemClassLoader();
         // Without an SLF4J binding the agent is quiet on stderr unless asked: attempt lines are INFO.
-        LogSink.Level stderrLevel = EffectfulConfig.isSet(EffectfulConfig.LOG_LEVEL, args) ? level : LogSink.Level.WARN;
+        LogSink.Level stderrLevel = loaded.isSet(EffectfulConfig.LOG_LEVEL) && loaded.valid() ? level : LogSink.Level.WARN;
         AgentLog.configure(() -> Slf4jSink.of(app, "dev.effectful")
                 .orElseGet(() -> new StderrSink(System.err, stderrLevel)), level);
     }

@@ -6,6 +6,7 @@ import dev.effectful.Outcome;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.agent.bridge.Dispatcher;
 import dev.effectful.runtime.engine.CallEngine;
+import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.lang.reflect.Method;
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * Connects the bridge to the engine. The engine (Chronicle, the index replay) starts on a
  * background thread when the first tool class is rewritten, so premain stays cheap and an
  * application without tools never creates a journal; the first tool call waits for it. If the engine never
- * comes up, effectful calls are refused (their intent cannot be journaled) and READ calls run.
+ * comes up, effectful calls are refused (their intent cannot be journaled) and READ calls run: for
+ * good on a configuration error, retryably while another process holds the journal.
  */
 final class EngineDispatcher implements Dispatcher {
 
@@ -35,8 +37,8 @@ final class EngineDispatcher implements Dispatcher {
         } catch (Throwable t) {
             // the advice would swallow this and run the body unguarded: an effectful call must not
             AgentLog.errorOnce("dispatch", "effectful failed before a call: " + t, t);
-            return isRead(type, methodAndDescriptor) ? null : new Refusal(Outcome.retryable(
-                    "journal unavailable: effectful failed before the call (" + t + "); the call was not made"),
+            return isRead(type, methodAndDescriptor) ? null : new Refusal(new JournalProblem(JournalProblem.Cause.OTHER,
+                    "journal unavailable: effectful failed before the call (" + t + ")").refusal(),
                     methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
         }
     }
@@ -49,10 +51,16 @@ final class EngineDispatcher implements Dispatcher {
         if (isRead(type, methodAndDescriptor)) {
             return null;
         }
+        boolean returnsOutcome = methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;");
+        JournalProblem known = starter.refusal().orElse(null);
+        if (known != null) {
+            // a configuration error (permanent) or a journal another process holds (retryable, 1 s)
+            return new Refusal(known.refusal(), returnsOutcome);
+        }
         String why = starter.finished() ? "the effectful engine failed to start (" + startFailure() + ")"
                 : "the effectful engine is still rebuilding its intent index from the journal and the task budget ran out";
-        return new Refusal(Outcome.retryable("journal unavailable: " + why + "; the call was not made"),
-                methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
+        return new Refusal(new JournalProblem(JournalProblem.Cause.OTHER, "journal unavailable: " + why).refusal(),
+                returnsOutcome);
     }
 
     @Override

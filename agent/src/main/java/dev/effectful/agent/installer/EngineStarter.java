@@ -3,6 +3,8 @@ package dev.effectful.agent.installer;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.EngineFactory;
+import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.util.Optional;
@@ -11,33 +13,56 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Starts the engine once, off the application's threads, when it is first needed. A latch and two
+ * Starts the engine once, off the application's threads, when it is first needed. A latch and
  * volatile fields rather than a CompletableFuture: this is built in premain, and CompletableFuture
  * would load ForkJoinPool there, which would then have to be retransformed at once.
+ *
+ * <p>While the start cannot happen, {@link #refusal()} says why and calls are refused with it:
+ * <ul>
+ *   <li>an invalid configuration: for good, nothing is started (no journal directory is made);</li>
+ *   <li>another live process holds the journal lock (a rolling deploy): the start thread keeps
+ *       watching the lock and takes the journal over, through the normal start path (index
+ *       rebuilt first), within {@link #LOCK_POLL_MILLIS} of its release.</li>
+ * </ul>
  */
 final class EngineStarter {
+
+    /** How often a process waiting for the journal lock looks at it again. */
+    static final long LOCK_POLL_MILLIS = 200;
 
     private final EffectfulConfig config;
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CallEngine engine;
     private volatile Throwable failure;
+    private volatile JournalProblem refusal;
+    private long releasedAt;
 
     EngineStarter(EffectfulConfig config) {
         this.config = config;
     }
 
-    /** The engine if it has started; null while it starts or after it failed. */
+    /** A starter that never starts: every effectful call is refused with {@code problem}. */
+    static EngineStarter refusing(JournalProblem problem) {
+        EngineStarter s = new EngineStarter(null);
+        s.refusal = problem;
+        s.started.set(true);
+        s.done.countDown();
+        return s;
+    }
+
+    /** The engine if it has started; null while it starts, waits for the journal, or after it failed. */
     CallEngine ready() {
         return engine;
     }
 
-    /** Waits at most {@code nanos} for the start; null if it failed or is still going. */
+    /** Waits at most {@code nanos} for the start; null if it failed, is still going, or waits for the lock. */
     CallEngine await(long nanos) throws InterruptedException {
         done.await(nanos, TimeUnit.NANOSECONDS);
         return engine;
     }
 
+    /** True once the first start attempt came to an end (an engine, a failure, or a wait for the lock). */
     boolean finished() {
         return done.getCount() == 0;
     }
@@ -46,27 +71,81 @@ final class EngineStarter {
         return Optional.ofNullable(failure);
     }
 
+    /** Why effectful calls are refused while there is no engine, when the reason is known. */
+    Optional<JournalProblem> refusal() {
+        return engine != null ? Optional.empty() : Optional.ofNullable(refusal);
+    }
+
     void startInBackground() {
         if (!started.compareAndSet(false, true)) {
             return;
         }
-        Thread t = new Thread(() -> {
-            try {
-                RequiredModules.missing().ifPresent(reason -> {
-                    throw new IllegalStateException(reason);
-                });
-                engine = EngineFactory.create(config);
-            } catch (Throwable e) {
-                failure = e;
-                AgentLog.errorOnce("engine-start", "effectful engine failed to start; effectful calls are refused", e);
-            } finally {
-                done.countDown();
-            }
-        }, "effectful-start");
+        Thread t = new Thread(this::start, "effectful-start");
         t.setDaemon(true);
         // Chronicle finds some of its classes through the context loader; a thread started from
         // the attach listener has none, and the application's loader cannot see Chronicle
         t.setContextClassLoader(EngineStarter.class.getClassLoader());
         t.start();
+    }
+
+    private void start() {
+        try {
+            RequiredModules.missing().ifPresent(reason -> {
+                throw new IllegalStateException(reason);
+            });
+            while (true) {
+                try {
+                    engine = EngineFactory.open(config);
+                    if (refusal != null) {
+                        AgentLog.info("effectful took over the journal " + config.journalDir() + " in "
+                                + (System.nanoTime() - releasedAt) / 1_000_000 + " ms from seeing it released");
+                    }
+                    refusal = null;
+                    return;
+                } catch (JournalLock.JournalLockedException held) {
+                    awaitRelease(held);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable e) {
+            refusal = null;
+            failure = e;
+            AgentLog.errorOnce("engine-start", "effectful engine failed to start; effectful calls are refused", e);
+        } finally {
+            done.countDown();
+        }
+    }
+
+    /** On its own thread so that noticing the release is never delayed by it. */
+    private void warmUpInBackground() {
+        Thread t = new Thread(() -> EngineFactory.warmUpForTakeover(config), "effectful-takeover-warmup");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.setContextClassLoader(EngineStarter.class.getClassLoader());
+        t.start();
+    }
+
+    /**
+     * Refuses calls (retryable, after a second) naming the holder until it lets go. The first call
+     * waiting for the start is released at once: a rolling deploy may hold the lock for minutes.
+     * Meanwhile the start path is warmed up, so the takeover itself costs little more than the
+     * index rebuild.
+     */
+    private void awaitRelease(JournalLock.JournalLockedException held) throws InterruptedException {
+        String holder = held.holderPid();
+        refusal = new JournalProblem(JournalProblem.Cause.LOCK_HELD, "journal unavailable: " + held.getMessage()
+                + "; this process takes the journal over when pid " + holder + " exits");
+        AgentLog.warn("effectful: the journal " + config.journalDir() + " is in use by pid " + holder + "; effectful"
+                + " calls are refused (retryable) until it is released, then this process takes it over");
+        done.countDown();
+        warmUpInBackground();
+        while (JournalLock.isHeld(config.journalDir())) {
+            Thread.sleep(LOCK_POLL_MILLIS);
+        }
+        releasedAt = System.nanoTime();
+        refusal = new JournalProblem(JournalProblem.Cause.LOCK_HELD, "journal unavailable: pid " + holder
+                + " released the journal " + config.journalDir() + " and this process is taking it over (rebuilding"
+                + " its intent index)");
     }
 }

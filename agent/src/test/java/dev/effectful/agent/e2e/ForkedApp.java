@@ -32,6 +32,7 @@ public final class ForkedApp {
     private boolean withAgent = true;
     private String agentArgs;
     private List<String> prefix = List.of();
+    private Path workDir;
 
     private Process process;
     private Path out;
@@ -90,6 +91,12 @@ public final class ForkedApp {
         return this;
     }
 
+    /** The JVM's working directory (where relative paths, and the default journal, land). */
+    public ForkedApp workDir(Path dir) {
+        this.workDir = dir;
+        return this;
+    }
+
     /** Runs the JVM under another command, e.g. strace. */
     public ForkedApp prefix(String... command) {
         this.prefix = List.of(command);
@@ -118,6 +125,9 @@ public final class ForkedApp {
         cmd.addAll(appArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().putAll(env);
+        if (workDir != null) {
+            pb.directory(workDir.toFile());
+        }
         process = pb.start();
         return this;
     }

@@ -2,10 +2,19 @@ package dev.effectful.runtime.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Every configuration key of the agent, in one place (README "Configuration" mirrors this class).
@@ -13,15 +22,32 @@ import java.util.Optional;
  * <p>Each key is read, in order of precedence, from the agent argument string
  * ({@code -javaagent:effectful-agent.jar=journal=/var/effectful,sync=intent}), a system property,
  * an environment variable (upper case, dots as underscores), then the default.
+ *
+ * <p>Fail closed: an invalid value (from any source), an unknown key in the agent argument, or a
+ * malformed agent argument is an {@link Loaded#errors() error}; the agent then refuses every
+ * effectful call (permanent, effect no) naming it, and READ calls run. An unknown
+ * {@code effectful.*} system property or {@code EFFECTFUL_*} environment variable is a
+ * {@link Loaded#warnings() warning} naming the nearest known key.
  */
 public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                               Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
-                              long journalReserveBytes, Store store) {
+                              long journalReserveBytes, Store store, Duration taskBudget) {
+
+    /** The default of {@link #TASK_BUDGET}. */
+    public static final Duration DEFAULT_TASK_BUDGET = Duration.ofMinutes(5);
 
     /** The configuration of a single host with the defaults of the later keys (local store, 16 MiB reserve). */
     public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                            Optional<Path> classifierFile, LogLevel logLevel, String rollCycle) {
         this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, 16L << 20, Store.LOCAL);
+    }
+
+    /** As the canonical constructor, with the default task budget. */
+    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
+                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
+                           long journalReserveBytes, Store store) {
+        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, journalReserveBytes, store,
+                DEFAULT_TASK_BUDGET);
     }
 
     public static final String JOURNAL_DIR = "effectful.journal.dir";
@@ -55,6 +81,23 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     public static final String STORE_LEASE = "effectful.store.lease";
     /** Connect and statement timeout towards the store (default 2s), further capped by the task budget. */
     public static final String STORE_TIMEOUT = "effectful.store.timeout";
+
+    /**
+     * The budget of a task that a framework integration opens for a request without one (a
+     * duration; default 5m).
+     */
+    public static final String TASK_BUDGET = "effectful.task.budget";
+
+    /** Journal roll cycles {@link #ROLL_CYCLE} accepts. */
+    public static final List<String> ROLL_CYCLES = List.of("daily", "hourly", "minutely", "five_minutely", "secondly");
+
+    /** Every key, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
+    public static final List<String> KEYS = List.of(JOURNAL_DIR, SYNC, RETENTION, FAILURE, CLASSIFIER_FILE, LOG_LEVEL,
+            ROLL_CYCLE, JOURNAL_RESERVE, STORE, STORE_URL, STORE_USER, STORE_PASSWORD, STORE_PASSWORD_FILE, STORE_LEASE,
+            STORE_TIMEOUT, TASK_BUDGET);
+
+    /** System properties of the command-line tool, not of the agent: known, never warned about. */
+    private static final Set<String> TOOL_PROPERTIES = Set.of("effectful.cli.stallMillis");
 
     /** {@code effectful.store}. */
     public enum StoreKind { LOCAL, POSTGRES }
@@ -90,42 +133,138 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     /** {@code effectful.log.level}. */
     public enum LogLevel { ERROR, WARN, INFO, DEBUG }
 
-    /** Reads the configuration from the agent argument string, system properties and environment. */
+    /**
+     * One thing wrong with the configuration, as a sentence naming the key, the value, what is
+     * allowed, and the nearest known key or value.
+     *
+     * @param key     the key concerned (or {@code agent argument} for a malformed argument string)
+     * @param message the sentence
+     */
+    public record Problem(String key, String message) {
+    }
+
+    /**
+     * The configuration as read, with what was wrong with it.
+     *
+     * @param config   the values; any invalid one replaced by its default (never used to guard calls)
+     * @param errors   invalid values, unknown keys or a malformed agent argument: fail closed
+     * @param warnings unknown {@code effectful.*} properties and {@code EFFECTFUL_*} variables
+     * @param given    the keys given at all, in any source
+     */
+    public record Loaded(EffectfulConfig config, List<Problem> errors, List<String> warnings, Set<String> given) {
+
+        /** Makes the lists immutable. */
+        public Loaded {
+            errors = List.copyOf(errors);
+            warnings = List.copyOf(warnings);
+            given = Set.copyOf(given);
+        }
+
+        public boolean valid() {
+            return errors.isEmpty();
+        }
+
+        /** True when {@code key} was given at all (agent argument, system property or environment). */
+        public boolean isSet(String key) {
+            return given.contains(key);
+        }
+
+        /** Every error, in one line: what a refused call and the loud start-up line say. */
+        public String errorSummary() {
+            StringBuilder sb = new StringBuilder("effectful configuration error: ");
+            for (int i = 0; i < errors.size(); i++) {
+                sb.append(i == 0 ? "" : "; ").append(errors.get(i).message());
+            }
+            return sb.append(". Every effectful tool call is refused until the configuration is fixed and the JVM"
+                    + " restarted; READ tools run").toString();
+        }
+    }
+
+    /** Reads the configuration; throws {@link IllegalArgumentException} naming every error (for the CLI). */
     public static EffectfulConfig load(String agentArgs) {
-        return load(parseAgentArgs(agentArgs), System.getenv());
+        return orThrow(read(agentArgs));
+    }
+
+    /** Reads the configuration from the agent argument string, system properties and environment, keeping every problem. */
+    public static Loaded read(String agentArgs) {
+        return read(agentArgs, System.getProperties(), System.getenv());
     }
 
     /** True when {@code key} was given at all (agent argument, system property or environment), not defaulted. */
     public static boolean isSet(String key, String agentArgs) {
-        return new Source(parseAgentArgs(agentArgs), System.getenv()).get(key).isPresent();
+        return read(agentArgs).isSet(key);
+    }
+
+    static Loaded read(String agentArgs, Properties sys, Map<String, String> env) {
+        List<Problem> errors = new ArrayList<>();
+        Map<String, String> args = parseAgentArgs(agentArgs, errors);
+        Loaded loaded = read(args, sys::getProperty, env, errors);
+        List<String> warnings = new ArrayList<>(loaded.warnings());
+        for (String name : new TreeSet<>(sys.stringPropertyNames())) {
+            if (name.startsWith("effectful.") && !KEYS.contains(name) && !TOOL_PROPERTIES.contains(name)) {
+                warnings.add("effectful: unknown system property -D" + name + " is ignored; did you mean -D"
+                        + nearest(name, KEYS) + "?");
+            }
+        }
+        List<String> envNames = KEYS.stream().map(EffectfulConfig::envName).toList();
+        for (String name : new TreeSet<>(env.keySet())) {
+            if (name.startsWith("EFFECTFUL_") && !envNames.contains(name)) {
+                warnings.add("effectful: unknown environment variable " + name + " is ignored; did you mean "
+                        + nearest(name, envNames) + "?");
+            }
+        }
+        return new Loaded(loaded.config(), loaded.errors(), warnings, loaded.given());
     }
 
     static EffectfulConfig load(Map<String, String> agentArgs, Map<String, String> env) {
-        Source src = new Source(agentArgs, env);
-        Path dir = Path.of(src.get(JOURNAL_DIR).orElse("./effectful-journal")).toAbsolutePath().normalize();
-        return new EffectfulConfig(
-                dir,
-                src.get(SYNC).map(v -> parseEnum(Sync.class, SYNC, v)).orElse(Sync.NONE),
-                src.get(RETENTION).map(v -> parseDuration(RETENTION, v)).orElse(Duration.ofDays(7)),
-                src.get(FAILURE).map(v -> parseEnum(Failure.class, FAILURE, v)).orElse(Failure.EXCEPTION),
-                src.get(CLASSIFIER_FILE).map(Path::of),
-                src.get(LOG_LEVEL).map(v -> parseEnum(LogLevel.class, LOG_LEVEL, v)).orElse(LogLevel.INFO),
-                src.get(ROLL_CYCLE).orElse("daily"),
-                src.get(JOURNAL_RESERVE).map(v -> parseBytes(JOURNAL_RESERVE, v)).orElse(16L << 20),
-                store(src));
+        return orThrow(read(agentArgs, System::getProperty, env, new ArrayList<>()));
     }
 
-    private static Store store(Source src) {
-        StoreKind kind = src.get(STORE).map(v -> parseEnum(StoreKind.class, STORE, v)).orElse(StoreKind.LOCAL);
-        Duration lease = src.get(STORE_LEASE).map(v -> parseDuration(STORE_LEASE, v)).orElse(Store.LOCAL.lease());
-        Duration timeout = src.get(STORE_TIMEOUT).map(v -> parseDuration(STORE_TIMEOUT, v)).orElse(Store.LOCAL.timeout());
+    private static EffectfulConfig orThrow(Loaded loaded) {
+        if (!loaded.valid()) {
+            throw new IllegalArgumentException(String.join("; ", loaded.errors().stream().map(Problem::message).toList()));
+        }
+        return loaded.config();
+    }
+
+    private static Loaded read(Map<String, String> agentArgs, UnaryOperator<String> sys, Map<String, String> env,
+                               List<Problem> errors) {
+        Source src = new Source(agentArgs, sys, env);
+        Values v = new Values(src, errors);
+        Path dir = v.get(JOURNAL_DIR, Path::of, Path.of("./effectful-journal")).toAbsolutePath().normalize();
+        EffectfulConfig config = new EffectfulConfig(
+                dir,
+                v.get(SYNC, s -> parseEnum(Sync.class, SYNC, s), Sync.NONE),
+                v.get(RETENTION, s -> parseDuration(RETENTION, s), Duration.ofDays(7)),
+                v.get(FAILURE, s -> parseEnum(Failure.class, FAILURE, s), Failure.EXCEPTION),
+                src.get(CLASSIFIER_FILE).map(s -> v.get(CLASSIFIER_FILE, Path::of, null)),
+                v.get(LOG_LEVEL, s -> parseEnum(LogLevel.class, LOG_LEVEL, s), LogLevel.INFO),
+                v.get(ROLL_CYCLE, s -> parseWord(ROLL_CYCLE, s, ROLL_CYCLES), "daily"),
+                v.get(JOURNAL_RESERVE, s -> parseBytes(JOURNAL_RESERVE, s), 16L << 20),
+                store(src, v),
+                v.get(TASK_BUDGET, s -> parseDuration(TASK_BUDGET, s), DEFAULT_TASK_BUDGET));
+        Set<String> given = new HashSet<>();
+        for (String key : KEYS) {
+            src.get(key).ifPresent(x -> given.add(key));
+        }
+        return new Loaded(config, errors, List.of(), given);
+    }
+
+    private static Store store(Source src, Values v) {
+        StoreKind kind = v.get(STORE, s -> parseEnum(StoreKind.class, STORE, s), StoreKind.LOCAL);
+        Duration lease = v.get(STORE_LEASE, s -> parseDuration(STORE_LEASE, s), Store.LOCAL.lease());
+        Duration timeout = v.get(STORE_TIMEOUT, s -> parseDuration(STORE_TIMEOUT, s), Store.LOCAL.timeout());
         if (kind == StoreKind.LOCAL) {
             return new Store(kind, null, null, null, lease, timeout);
         }
-        String url = src.get(STORE_URL).orElseThrow(() -> new IllegalArgumentException(
-                STORE + "=postgres needs " + STORE_URL + " (jdbc:postgresql://HOST:PORT/DB)"));
-        if (!url.startsWith("jdbc:postgresql:")) {
-            throw new IllegalArgumentException(STORE_URL + " must start with jdbc:postgresql:");
+        Optional<String> url = src.get(STORE_URL);
+        if (url.isEmpty()) {
+            v.error(STORE_URL, STORE + "=postgres needs " + STORE_URL + " (jdbc:postgresql://HOST:PORT/DB)");
+            return Store.LOCAL;
+        }
+        if (!url.get().startsWith("jdbc:postgresql:")) {
+            v.error(STORE_URL, STORE_URL + " must start with jdbc:postgresql:");
+            return Store.LOCAL;
         }
         String password = src.get(STORE_PASSWORD).orElse(null);
         if (password == null && src.get(STORE_PASSWORD_FILE).isPresent()) {
@@ -133,54 +272,165 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             try {
                 password = java.nio.file.Files.readString(file).replaceAll("[\\r\\n]+$", "");
             } catch (java.io.IOException e) {
-                throw new IllegalArgumentException("cannot read " + STORE_PASSWORD_FILE + "=" + file + ": " + e);
+                v.error(STORE_PASSWORD_FILE, "cannot read " + STORE_PASSWORD_FILE + "=" + file + ": " + e);
+                return Store.LOCAL;
             }
         }
-        return new Store(kind, url, src.get(STORE_USER).orElse(null), password, lease, timeout);
+        return new Store(kind, url.get(), src.get(STORE_USER).orElse(null), password, lease, timeout);
+    }
+
+    /** Parses values, turning a bad one into a {@link Problem} (and its default) instead of an exception. */
+    private record Values(Source src, List<Problem> errors) {
+        <T> T get(String key, Function<String, T> parse, T fallback) {
+            Optional<String> raw = src.get(key);
+            if (raw.isEmpty()) {
+                return fallback;
+            }
+            try {
+                return parse.apply(raw.get().trim());
+            } catch (IllegalArgumentException e) {
+                String m = e.getMessage() == null || !e.getMessage().startsWith(key)
+                        ? key + "=" + raw.get() + " is not valid (" + e.getMessage() + ")" : e.getMessage();
+                errors.add(new Problem(key, m + " [" + src.origin(key) + "]"));
+                return fallback;
+            }
+        }
+
+        void error(String key, String message) {
+            errors.add(new Problem(key, message + " [" + src.origin(key) + "]"));
+        }
     }
 
     /**
      * {@code journal=DIR,sync=intent} or full key names; short names are the key without the
-     * {@code effectful.} prefix.
+     * {@code effectful.} prefix. Throws on the first problem (see {@link #read} for all of them).
      */
     static Map<String, String> parseAgentArgs(String args) {
-        Map<String, String> out = new HashMap<>();
+        List<Problem> errors = new ArrayList<>();
+        Map<String, String> out = parseAgentArgs(args, errors);
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(errors.get(0).message());
+        }
+        return out;
+    }
+
+    /** Parses the agent argument, adding a {@link Problem} for each malformed part or unknown key. */
+    static Map<String, String> parseAgentArgs(String args, List<Problem> errors) {
+        Map<String, String> out = new LinkedHashMap<>();
         if (args == null || args.isBlank()) {
             return out;
         }
-        for (String part : args.split(",")) {
+        if (args.indexOf(';') >= 0) {
+            // journal=a;sync=intent once made a directory named "a;sync=intent" and left sync at none
+            errors.add(new Problem("agent argument", "malformed agent argument '" + args + "': settings are"
+                    + " separated by ',' not ';' (did you mean '" + args.replace(';', ',') + "'?)"));
+            return out;
+        }
+        List<String> shortNames = shortNames();
+        for (String part : args.split(",", -1)) {
             int eq = part.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("agent argument '" + part + "' is not key=value");
+            String rawKey = eq < 0 ? part.trim() : part.substring(0, eq).trim();
+            if (eq <= 0 || rawKey.isEmpty()) {
+                errors.add(new Problem("agent argument", "malformed agent argument '" + args + "': '" + part
+                        + "' is not key=value" + (rawKey.isEmpty() ? "" : " (did you mean '"
+                        + nearest(rawKey, shortNames) + "=...'?)")));
+                continue;
             }
-            String key = part.substring(0, eq).trim();
-            if (key.equals("journal")) {
-                key = JOURNAL_DIR;
-            } else if (!key.startsWith("effectful.")) {
-                key = "effectful." + key;
+            String key = fullName(rawKey);
+            String value = part.substring(eq + 1).trim();
+            if (!KEYS.contains(key)) {
+                String bare = rawKey.startsWith("effectful.") ? rawKey.substring("effectful.".length()) : rawKey;
+                String near = nearest(bare, shortNames);
+                errors.add(new Problem(rawKey, "unknown key '" + rawKey + "' in the agent argument; did you mean '"
+                        + near + "' (" + fullName(near) + ")?"));
+            } else if (value.isEmpty()) {
+                errors.add(new Problem(key, rawKey + "= has no value in the agent argument"));
+            } else if (out.containsKey(key)) {
+                errors.add(new Problem(key, key + " is given twice in the agent argument"));
+            } else {
+                out.put(key, value);
             }
-            out.put(key, part.substring(eq + 1).trim());
         }
         return out;
+    }
+
+    private static String fullName(String key) {
+        if (key.equals("journal")) {
+            return JOURNAL_DIR;
+        }
+        return key.startsWith("effectful.") ? key : "effectful." + key;
+    }
+
+    private static List<String> shortNames() {
+        List<String> out = new ArrayList<>();
+        out.add("journal");
+        for (String k : KEYS) {
+            out.add(k.substring("effectful.".length()));
+        }
+        return out;
+    }
+
+    private static String envName(String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_');
+    }
+
+    /** The candidate nearest to {@code word} by edit distance (a swap of two neighbours counts one). */
+    static String nearest(String word, List<String> candidates) {
+        String best = candidates.get(0);
+        int bestDistance = Integer.MAX_VALUE;
+        for (String c : candidates) {
+            int d = distance(word.toLowerCase(Locale.ROOT), c.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                best = c;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     static Duration parseDuration(String key, String v) {
         String s = v.trim().toLowerCase(Locale.ROOT);
         try {
+            Duration d;
             if (s.startsWith("p")) {
-                return Duration.parse(s.toUpperCase(Locale.ROOT));
+                d = Duration.parse(s.toUpperCase(Locale.ROOT));
+            } else if (s.endsWith("ms")) {
+                d = Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
+            } else {
+                long n = Long.parseLong(s.substring(0, s.length() - 1));
+                d = switch (s.charAt(s.length() - 1)) {
+                    case 'd' -> Duration.ofDays(n);
+                    case 'h' -> Duration.ofHours(n);
+                    case 'm' -> Duration.ofMinutes(n);
+                    case 's' -> Duration.ofSeconds(n);
+                    default -> throw new IllegalArgumentException();
+                };
             }
-            if (s.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
+            if (d.isNegative()) {
+                throw new IllegalArgumentException();
             }
-            long n = Long.parseLong(s.substring(0, s.length() - 1));
-            return switch (s.charAt(s.length() - 1)) {
-                case 'd' -> Duration.ofDays(n);
-                case 'h' -> Duration.ofHours(n);
-                case 'm' -> Duration.ofMinutes(n);
-                case 's' -> Duration.ofSeconds(n);
-                default -> throw new IllegalArgumentException();
-            };
+            return d;
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(key + "=" + v + " is not a duration (7d, 12h, 30m, 45s, 500ms or ISO-8601 PT1H)");
         }
@@ -206,24 +456,38 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     }
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, String key, String v) {
-        try {
-            return Enum.valueOf(type, v.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + "=" + v + " is not one of "
-                    + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT));
-        }
+        List<String> words = Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT)).toList();
+        return Enum.valueOf(type, parseWord(key, v, words).toUpperCase(Locale.ROOT));
     }
 
-    private record Source(Map<String, String> agentArgs, Map<String, String> env) {
+    /** One of {@code allowed} (case-insensitive), or an error naming them and the nearest. */
+    static String parseWord(String key, String v, List<String> allowed) {
+        String w = v.trim().toLowerCase(Locale.ROOT);
+        if (!allowed.contains(w)) {
+            throw new IllegalArgumentException(key + "=" + v + " is not one of " + String.join(", ", allowed)
+                    + "; did you mean " + nearest(w, allowed) + "?");
+        }
+        return w;
+    }
+
+    private record Source(Map<String, String> agentArgs, UnaryOperator<String> sys, Map<String, String> env) {
         Optional<String> get(String key) {
             String v = agentArgs.get(key);
             if (v == null) {
-                v = System.getProperty(key);
+                v = sys.apply(key);
             }
             if (v == null) {
-                v = env.get(key.toUpperCase(Locale.ROOT).replace('.', '_'));
+                v = env.get(envName(key));
             }
             return Optional.ofNullable(v).filter(s -> !s.isBlank());
+        }
+
+        /** Where the value of {@code key} came from, for the message that names it. */
+        String origin(String key) {
+            if (agentArgs.containsKey(key)) {
+                return "from the agent argument";
+            }
+            return sys.apply(key) != null ? "from -D" + key : "from the environment variable " + envName(key);
         }
     }
 }

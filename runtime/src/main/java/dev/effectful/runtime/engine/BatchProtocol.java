@@ -128,7 +128,7 @@ final class BatchProtocol {
                 }
             }
         } catch (JournalUnavailableException e) {
-            engine.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            engine.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
             return;
         }
         call.journaled = true;

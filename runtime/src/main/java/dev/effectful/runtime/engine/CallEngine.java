@@ -11,6 +11,7 @@ import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.deadline.Interrupter;
 import dev.effectful.runtime.journal.Journal;
+import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
@@ -176,7 +177,8 @@ public final class CallEngine {
                             call.intentKey, now, hint),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {
-            refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            JournalProblem down = new JournalProblem(JournalProblem.Cause.STORE_DOWN, e.getMessage());
+            refuse(call, down.status(), EffectApplied.NO, down.retryAfterS(), e.getMessage() + "; the call was not made");
             return;
         }
         if (d instanceof Decision.Run run) {
@@ -208,7 +210,8 @@ public final class CallEngine {
         } catch (JournalUnavailableException e) {
             if (!call.tool.isRead()) {
                 store.abandon(call.intentKey, attempt);
-                refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                // the cause decides: a journal that is misplaced or damaged is permanent, a full disk passes
+                refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
                 return;
             }
             AgentLog.warnOnce("read-unjournaled", "READ calls run unjournaled while " + e.getMessage());

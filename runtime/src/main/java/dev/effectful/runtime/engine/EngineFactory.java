@@ -4,7 +4,10 @@ import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.fleet.PostgresIntentStore;
 import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalFiles;
 import dev.effectful.runtime.journal.JournalHealth;
+import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
@@ -32,7 +35,27 @@ public final class EngineFactory {
     private EngineFactory() {
     }
 
+    /**
+     * The engine, with an unavailable journal if it cannot be opened for any reason (including
+     * another process holding it): effectful calls are then refused with the typed cause.
+     */
     public static CallEngine create(EffectfulConfig config) {
+        try {
+            return build(config, false);
+        } catch (JournalLock.JournalLockedException cannotHappen) {
+            throw new IllegalStateException(cannotHappen);
+        }
+    }
+
+    /**
+     * As {@link #create}, except that a journal held by another live process is not an engine but
+     * this exception: the caller waits for the lock and calls again to take the journal over.
+     */
+    public static CallEngine open(EffectfulConfig config) throws JournalLock.JournalLockedException {
+        return build(config, true);
+    }
+
+    private static CallEngine build(EffectfulConfig config, boolean lockHeldThrows) throws JournalLock.JournalLockedException {
         LocalIntentIndex store = new LocalIntentIndex();
         JournalAccess access;
         Fingerprinter fingerprinter;
@@ -54,11 +77,14 @@ public final class EngineFactory {
                     JournalAccess.HEALTH_REFRESH_MILLIS));
             new IndexCheckpoints(journal, access, store, replayed).start();
             fingerprinter = Fingerprinter.forJournal(config.journalDir());
+        } catch (JournalLock.JournalLockedException e) {
+            if (lockHeldThrows) {
+                throw e;
+            }
+            access = unavailable(config, e);
+            fingerprinter = ephemeralFingerprinter();
         } catch (IOException | RuntimeException e) {
-            String reason = "cannot open journal directory " + config.journalDir() + ": " + e.getMessage();
-            AgentLog.errorOnce("journal-open", reason + "; effectful tool calls will be refused"
-                    + " (retryable, effect no) and READ tools run unjournaled", null);
-            access = JournalAccess.unavailable(reason);
+            access = unavailable(config, e);
             fingerprinter = ephemeralFingerprinter();
         }
         Classifier classifier = Classifier.defaults();
@@ -75,6 +101,54 @@ public final class EngineFactory {
         // journal resolve on a live journal: this process records the verdicts the CLI hands it
         engine.startResolutionWatch();
         return engine;
+    }
+
+    /**
+     * Readies this JVM to take over a journal another process holds, so the takeover costs the
+     * index rebuild and little else: reads the held journal read-only into a scratch index, writes
+     * one record to a scratch journal in a temporary directory (deleted again), and loads the JSON
+     * and classifier tables. All of it loads and compiles what the start path runs; best effort,
+     * a failure here changes nothing.
+     */
+    public static void warmUpForTakeover(EffectfulConfig config) {
+        long t0 = System.nanoTime();
+        if (JournalFiles.looksLikeJournal(config.journalDir())) {
+            try (ChronicleJournal reader = ChronicleJournal.openReader(config.journalDir())) {
+                reader.replayForIndex(new LocalIntentIndex()::apply);
+            } catch (IOException | RuntimeException e) {
+                AgentLog.debug("effectful could not read the held journal ahead of the takeover: " + e);
+            }
+        }
+        java.nio.file.Path scratch = null;
+        try {
+            scratch = Files.createTempDirectory("effectful-warmup");
+            java.nio.file.Path dir = scratch.resolve("journal");
+            try (ChronicleJournal j = ChronicleJournal.openWriter(dir, config.sync() == EffectfulConfig.Sync.INTENT,
+                    rollCycle(config.rollCycle()), null)) {
+                j.append(dev.effectful.runtime.journal.JournalRecord.of(dev.effectful.runtime.journal.RecordType.INTENT)
+                        .intentKey("warm-up").build());
+                rebuild(j, new LocalIntentIndex());
+            }
+            Fingerprinter.forJournal(dir);
+            JsonMappers.shared();
+            Classifier.defaults();
+        } catch (IOException | RuntimeException e) {
+            AgentLog.debug("effectful could not warm up for the takeover: " + e);
+        } finally {
+            deleteQuietly(scratch);
+        }
+        AgentLog.debug("effectful warmed up for the takeover in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+    }
+
+    private static void deleteQuietly(java.nio.file.Path root) {
+        if (root == null) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException ignored) {
+            // a temporary directory left behind holds one scratch record and nothing of the application
+        }
     }
 
     /**
@@ -125,6 +199,14 @@ public final class EngineFactory {
         AgentLog.info("effectful fleet mode: intents are decided in the " + shared.describe() + " (lease "
                 + config.store().lease().toMillis() + " ms)");
         return shared;
+    }
+
+    private static JournalAccess unavailable(EffectfulConfig config, Exception e) {
+        JournalProblem problem = JournalOpenFailures.classify(config.journalDir(), e);
+        AgentLog.errorOnce("journal-open", problem.message() + "; effectful tool calls will be refused ("
+                + problem.status().name().toLowerCase(java.util.Locale.ROOT) + ", effect no) and READ tools run"
+                + " unjournaled", null);
+        return JournalAccess.unavailable(problem);
     }
 
     /** With no journal nothing is written, but redaction must still never fall back to plaintext. */

@@ -2,6 +2,7 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.journal.Journal;
 import dev.effectful.runtime.journal.JournalHealth;
+import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
@@ -30,7 +31,7 @@ public final class JournalAccess {
     public static final long HEALTH_REFRESH_MILLIS = 500;
 
     private final Journal journal;
-    private final String unavailableReason;
+    private final JournalProblem unavailable;
     private final JournalHealth health;
     private volatile String lastProblem;
     private final RecentResults recent = new RecentResults();
@@ -41,9 +42,9 @@ public final class JournalAccess {
     private final ReentrantReadWriteLock folding = new ReentrantReadWriteLock();
     private final LongAdder folded = new LongAdder();
 
-    private JournalAccess(Journal journal, String unavailableReason, JournalHealth health) {
+    private JournalAccess(Journal journal, JournalProblem unavailable, JournalHealth health) {
         this.journal = journal;
-        this.unavailableReason = unavailableReason;
+        this.unavailable = unavailable;
         this.health = health;
     }
 
@@ -57,12 +58,18 @@ public final class JournalAccess {
     }
 
     public static JournalAccess unavailable(String reason) {
-        return new JournalAccess(null, reason, null);
+        return unavailable(new JournalProblem(JournalProblem.Cause.OTHER, reason));
+    }
+
+    /** A journal that could not be opened, for the typed reason (which decides the refusals' status). */
+    public static JournalAccess unavailable(JournalProblem problem) {
+        return new JournalAccess(null, problem, null);
     }
 
     long append(JournalRecord r) {
         if (journal == null) {
-            throw new JournalUnavailableException("journal unavailable: " + unavailableReason);
+            throw new JournalUnavailableException(new JournalProblem(unavailable.cause(),
+                    "journal unavailable: " + unavailable.message()));
         }
         if (health != null && r.type() == RecordType.INTENT) {
             // only new intents are gated: outcomes of calls already running must still be written
@@ -73,7 +80,8 @@ public final class JournalAccess {
                             + " (retryable, effect no) until it clears, READ tools go on", null);
                 }
                 lastProblem = problem;
-                throw new JournalUnavailableException("journal unavailable: " + problem);
+                throw new JournalUnavailableException(new JournalProblem(problem.startsWith("disk full")
+                        ? JournalProblem.Cause.DISK_FULL : JournalProblem.Cause.READ_ONLY, "journal unavailable: " + problem));
             }
             if (lastProblem != null) {
                 AgentLog.info("effectful journal available again: " + journal.directory());

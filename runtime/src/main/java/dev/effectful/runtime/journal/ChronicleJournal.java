@@ -210,9 +210,10 @@ public final class ChronicleJournal implements Journal {
             // a truncated or overwritten cycle file: reading past the damage faults (a truncated
             // mapping arrives as SIGBUS, i.e. InternalError). Everything before it was delivered;
             // stop here and say so rather than skip silently over records nobody can see.
-            throw new JournalUnavailableException("journal damaged in " + dir + ": " + read[0]
+            throw new JournalUnavailableException(new JournalProblem(JournalProblem.Cause.DAMAGED,
+                    "journal damaged in " + dir + ": " + read[0]
                     + " complete records read (last index " + Long.toHexString(read[1]) + "), then " + rootMessage(e)
-                    + "; run 'journal verify', and move the damaged cycle file aside to go on", e);
+                    + "; run 'journal verify', and move the damaged cycle file aside to go on"), e);
         }
     }
 

@@ -1,14 +1,42 @@
 package dev.effectful.runtime.journal;
 
+import dev.effectful.Status;
+
 /** The journal cannot take a record; the message names the directory and the cause. */
 public class JournalUnavailableException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    private final transient JournalProblem problem;
 
     public JournalUnavailableException(String message, Throwable cause) {
         super(message, cause);
+        this.problem = new JournalProblem(JournalProblem.Cause.OTHER, message);
     }
 
     public JournalUnavailableException(String message) {
-        super(message);
+        this(message, (Throwable) null);
+    }
+
+    /** A typed problem: its cause decides what the refused caller may do. */
+    public JournalUnavailableException(JournalProblem problem) {
+        super(problem.message());
+        this.problem = problem;
+    }
+
+    public JournalUnavailableException(JournalProblem problem, Throwable cause) {
+        super(problem.message(), cause);
+        this.problem = problem;
+    }
+
+    public JournalProblem problem() {
+        return problem;
+    }
+
+    /** The status a refused call gets (see {@link JournalProblem#refusal()}). */
+    public Status status() {
+        return problem.status();
+    }
+
+    public Long retryAfterS() {
+        return problem.retryAfterS();
     }
 }
