@@ -12,6 +12,8 @@ final class Call {
     final Object self;
     final Object[] args;
 
+    /** The {@code @Redact} rule for every text this call writes or hands out; {@link Redactor#NONE} for most tools. */
+    Redactor redactor = Redactor.NONE;
     TaskContext task;
     String intentKey;
     int attempt;

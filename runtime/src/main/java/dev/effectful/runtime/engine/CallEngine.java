@@ -85,6 +85,7 @@ public final class CallEngine {
         }
         Call call = new Call(tool, self, args);
         try {
+            call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
             begin(call);
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("enter:" + tool, "internal error before " + tool.verb() + ": " + e, e);
@@ -240,12 +241,14 @@ public final class CallEngine {
         Outcome<Object> ok = outcome(call, Status.OK, EffectApplied.YES, null, null, null);
         long resultIndex = replay.resultIndex();
         String problem = null;
-        if (replay.resultJson() != null) {
+        if (Redactor.heldSecret(replay.resultJson())) {
+            problem = HELD_SECRET;
+        } else if (replay.resultJson() != null) {
             // a shared store keeps the result itself: the record that holds it may be on another host
             try {
                 Object value = results.decode(replay.resultJson(), valueType(tool));
                 appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).build());
-                finish(call, shaper.ok(tool, withValue(ok, value), value));
+                finish(call, shaper.ok(call, withValue(ok, value), value));
                 logLine(call, "deduplicated", "ok", "yes", 0);
                 return;
             } catch (Exception e) {
@@ -254,15 +257,20 @@ public final class CallEngine {
         } else if (resultIndex >= 0) {
             try {
                 JournalRecord stored = journal.read(resultIndex).orElse(null);
+                if (stored != null && Redactor.heldSecret(stored.result())) {
+                    throw new HeldSecret();
+                }
                 if (stored != null && stored.result() != null) {
                     Object value = results.decode(stored.result(), valueType(tool));
                     appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                             .attempt(stored.attempt()).attemptId(stored.attemptId()).build());
-                    finish(call, shaper.ok(tool, withValue(ok, value), value));
+                    finish(call, shaper.ok(call, withValue(ok, value), value));
                     logLine(call, "deduplicated", "ok", "yes", 0);
                     return;
                 }
                 problem = "the record holding it is gone";
+            } catch (HeldSecret e) {
+                problem = HELD_SECRET;
             } catch (Exception e) {
                 problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
             }
@@ -273,8 +281,17 @@ public final class CallEngine {
                 call.task.leftSeconds(), "already done: the effect was applied earlier; the original result was not"
                 + " stored (" + problem + ")", null, List.of());
         appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).message(noValue.message()).build());
-        finish(call, shaper.okWithoutValue(tool, noValue));
+        finish(call, shaper.okWithoutValue(call, noValue));
         logLine(call, "deduplicated", "ok", "yes", 0);
+    }
+
+    private static final String HELD_SECRET = "it held a redacted value";
+
+    /** A stored result that was redacted when written: not the original value, so never handed back. */
+    private static final class HeldSecret extends RuntimeException {
+        HeldSecret() {
+            super(HELD_SECRET, null, false, false);
+        }
     }
 
     private void probeThenDecide(Call call, int lastAttempt) {
@@ -285,11 +302,15 @@ public final class CallEngine {
                 .durationMs(System.currentTimeMillis() - started).probe(r.word());
         switch (r.word()) {
             case "found" -> {
+                if (!r.hasValue()) {
+                    foundWithoutValue(call, rec);
+                    return;
+                }
                 rec.outcome("ok").effectApplied("yes").result(r.json()).message(r.message());
                 appendAndApply(rec.build());
                 Outcome<Object> ok = withValue(outcome(call, Status.OK, EffectApplied.YES, null, null,
                         "an earlier attempt had applied: the probe found it"), r.value());
-                finish(call, shaper.ok(tool, ok, r.value()));
+                finish(call, shaper.ok(call, ok, r.value()));
                 logLine(call, "probe found", "ok", "yes", 0);
             }
             case "absent" -> {
@@ -304,6 +325,16 @@ public final class CallEngine {
                         + " ask a person to resolve it");
             }
         }
+    }
+
+    /** A probe that says only "applied" (true, or any value for a void tool): answered like a dedup without a stored result. */
+    private void foundWithoutValue(Call call, JournalRecord.Builder rec) {
+        Outcome<Object> noValue = new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null,
+                call.task.leftSeconds(), "already done: an earlier attempt had applied (the probe found it); the original"
+                + " result was not stored (" + ProbeRunner.NO_VALUE + ")", null, List.of());
+        appendAndApply(rec.outcome("ok").effectApplied("yes").message(noValue.message()).build());
+        finish(call, shaper.okWithoutValue(call, noValue));
+        logLine(call, "probe found", "ok", "yes", 0);
     }
 
     // ---------------------------------------------------------------- exit
@@ -368,7 +399,7 @@ public final class CallEngine {
             } else if (returned instanceof Outcome<?> own && tool.returnsOutcome()) {
                 outcome = fill(call, own);
             } else {
-                Classification c = classifier.classifyReturned(returned, tool.kind()).orElse(null);
+                Classification c = classifier(call).classifyReturned(returned, tool.kind()).orElse(null);
                 outcome = c == null ? outcome(call, Status.OK, EffectApplied.YES, null, null, null)
                         : outcome(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
             }
@@ -389,6 +420,12 @@ public final class CallEngine {
             resultJson = enc.json();
             if (enc.problem() != null) {
                 message = "result not stored: " + enc.problem();
+            } else if (call.redactor.active() && resultJson != null) {
+                String redacted = call.redactor.result(resultJson);
+                if (!redacted.equals(resultJson)) {
+                    resultJson = redacted;
+                    message = "result stored with its redacted values replaced: a repeat answers without it";
+                }
             }
         }
         JournalRecord rec = base(call, RecordType.OUTCOME).attempt(call.attempt).attemptId(call.attemptId)
@@ -403,9 +440,9 @@ public final class CallEngine {
 
         if (outcome.status() == Status.OK) {
             Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
-            return tool.returnsOutcome() ? new Completion(outcome, null) : shaper.ok(tool, outcome, value);
+            return shaper.ok(call, outcome, value);
         }
-        return shaper.failure(tool, outcome, unwrap(cause));
+        return shaper.failure(call, outcome, unwrap(cause));
     }
 
     private Outcome<Object> fromThrown(Call call, Throwable thrown, boolean timedOut, long durationMs) {
@@ -420,7 +457,7 @@ public final class CallEngine {
         if (t instanceof ToolOutcomeException toe) {
             return fill(call, toe.outcome());
         }
-        Classification c = classifier.classify(t, kind, call.tool.overrides());
+        Classification c = classifier(call).classify(t, kind, call.tool.overrides());
         return outcome(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
     }
 
@@ -455,7 +492,7 @@ public final class CallEngine {
                     .build());
         }
         logLine(call, "refused", status.word(), effect.word(), 0);
-        finish(call, shaper.failure(call.tool, o, null));
+        finish(call, shaper.failure(call, o, null));
     }
 
     private record OutcomeFields(Long deadlineLeftS) {
@@ -519,9 +556,12 @@ public final class CallEngine {
     }
 
     JournalRecord.Builder base(Call call, RecordType type) {
-        return JournalRecord.of(type).task(call.task.id()).actor(call.task.actor().isEmpty() ? null : call.task.actor())
+        JournalRecord.Builder b = JournalRecord.of(type).task(call.task.id())
+                .actor(call.task.actor().isEmpty() ? null : call.task.actor())
                 .call(call.tool.verb()).kind(call.tool.kindWord())
                 .intentKey(call.intentKey);
+        // every record of a call is built here, so here its @Redact rule covers message, result and args
+        return call.redactor.active() ? b.finishWith(call.redactor::record) : b;
     }
 
     void appendAndApply(JournalRecord r) {
@@ -563,8 +603,9 @@ public final class CallEngine {
         return probes;
     }
 
-    Classifier classifier() {
-        return classifier;
+    /** The classifier with the call's redaction applied to what it quotes, before quotes are capped. */
+    Classifier classifier(Call call) {
+        return call.redactor.active() ? classifier.redacting(call.redactor) : classifier;
     }
 
     OutcomeShaper shaper() {
