@@ -14,6 +14,7 @@ import java.lang.annotation.Target;
  * {@link IntentKey} arguments and the {@link Slot}, writes an {@code intent} record before the
  * body runs and an {@code outcome} record after, and turns exceptions into an {@link Outcome}.
  *
+ * <!-- compile: members -->
  * <pre>{@code
  * @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findSentEmail")
  * String sendEmail(@IntentKey String orderId, String subject, String body) { ... }
