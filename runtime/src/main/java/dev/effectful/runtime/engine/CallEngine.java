@@ -287,6 +287,13 @@ public final class CallEngine {
 
     private static final String HELD_SECRET = "it held a redacted value";
 
+    /** The answer a repeat of an intent whose result quoted a secret gets (see {@link Call#forWaiters}). */
+    private Completion heldSecretAnswer(Call call) {
+        return shaper.okWithoutValue(call, new Outcome<>(Status.OK, EffectApplied.YES, call.attemptId, call.intentKey,
+                null, call.task.leftSeconds(), "already done: the effect was applied earlier; the original result was"
+                + " not stored (" + HELD_SECRET + ")", null, List.of()));
+    }
+
     /** A stored result that was redacted when written: not the original value, so never handed back. */
     private static final class HeldSecret extends RuntimeException {
         HeldSecret() {
@@ -308,6 +315,9 @@ public final class CallEngine {
                 }
                 rec.outcome("ok").effectApplied("yes").result(r.json()).message(r.message());
                 appendAndApply(rec.build());
+                if (r.json() != null && Redactor.heldSecret(call.redactor.result(r.json()))) {
+                    call.forWaiters = heldSecretAnswer(call);
+                }
                 Outcome<Object> ok = withValue(outcome(call, Status.OK, EffectApplied.YES, null, null,
                         "an earlier attempt had applied: the probe found it"), r.value());
                 finish(call, shaper.ok(call, ok, r.value()));
@@ -363,7 +373,7 @@ public final class CallEngine {
             result = new Completion(returned, thrown);
         }
         if (call.flight != null) {
-            inFlight.release(call.intentKey, call.flight, result);
+            inFlight.release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : result);
             call.flight = null;
         }
         call.completion = result;
@@ -425,6 +435,7 @@ public final class CallEngine {
                 if (!redacted.equals(resultJson)) {
                     resultJson = redacted;
                     message = "result stored with its redacted values replaced: a repeat answers without it";
+                    call.forWaiters = heldSecretAnswer(call);
                 }
             }
         }
@@ -514,7 +525,7 @@ public final class CallEngine {
     void finish(Call call, Completion c) {
         call.completion = c;
         if (call.flight != null) {
-            inFlight.release(call.intentKey, call.flight, c);
+            inFlight.release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : c);
             call.flight = null;
         }
     }
