@@ -258,19 +258,17 @@ public final class CallEngine {
             try {
                 JournalRecord stored = journal.read(resultIndex).orElse(null);
                 if (stored != null && Redactor.heldSecret(stored.result())) {
-                    throw new HeldSecret();
-                }
-                if (stored != null && stored.result() != null) {
+                    problem = HELD_SECRET;
+                } else if (stored != null && stored.result() != null) {
                     Object value = results.decode(stored.result(), valueType(tool));
                     appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                             .attempt(stored.attempt()).attemptId(stored.attemptId()).build());
                     finish(call, shaper.ok(call, withValue(ok, value), value));
                     logLine(call, "deduplicated", "ok", "yes", 0);
                     return;
+                } else {
+                    problem = "the record holding it is gone";
                 }
-                problem = "the record holding it is gone";
-            } catch (HeldSecret e) {
-                problem = HELD_SECRET;
             } catch (Exception e) {
                 problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
             }
@@ -285,6 +283,7 @@ public final class CallEngine {
         logLine(call, "deduplicated", "ok", "yes", 0);
     }
 
+    /** Why a repeat does not get a result that quoted a {@code @Redact} secret: what is stored is not the original. */
     private static final String HELD_SECRET = "it held a redacted value";
 
     /** The answer a repeat of an intent whose result quoted a secret gets (see {@link Call#forWaiters}). */
@@ -292,13 +291,6 @@ public final class CallEngine {
         return shaper.okWithoutValue(call, new Outcome<>(Status.OK, EffectApplied.YES, call.attemptId, call.intentKey,
                 null, call.task.leftSeconds(), "already done: the effect was applied earlier; the original result was"
                 + " not stored (" + HELD_SECRET + ")", null, List.of()));
-    }
-
-    /** A stored result that was redacted when written: not the original value, so never handed back. */
-    private static final class HeldSecret extends RuntimeException {
-        HeldSecret() {
-            super(HELD_SECRET, null, false, false);
-        }
     }
 
     private void probeThenDecide(Call call, int lastAttempt) {
