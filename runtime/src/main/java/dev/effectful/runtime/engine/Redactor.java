@@ -234,7 +234,6 @@ public final class Redactor implements UnaryOperator<String> {
     /** The node with secrets replaced; the same node when it holds none. */
     private JsonNode walk(JsonNode node) {
         if (node.isObject()) {
-            ObjectNode copy = null;
             Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
             List<Map.Entry<String, JsonNode>> all = new ArrayList<>();
             boolean changed = false;
@@ -248,7 +247,7 @@ public final class Redactor implements UnaryOperator<String> {
             if (!changed) {
                 return node;
             }
-            copy = JsonNodeFactory.instance.objectNode();
+            ObjectNode copy = JsonNodeFactory.instance.objectNode();
             for (Map.Entry<String, JsonNode> f : all) {
                 copy.set(f.getKey(), f.getValue());
             }
@@ -412,11 +411,6 @@ public final class Redactor implements UnaryOperator<String> {
             super(message, cause, false, true);
             this.originalClass = originalClass;
             setStackTrace(trace);
-        }
-
-        /** The class name of the exception this one stands for. */
-        String originalClass() {
-            return originalClass;
         }
 
         @Override
