@@ -12,6 +12,7 @@ import java.util.Optional;
  * that deduplicates on it (an {@code Idempotency-Key} header), so a re-run after an unknown outcome
  * cannot apply twice.
  *
+ * <!-- compile: statements -->
  * <pre>{@code
  * String key = Attempt.current().map(Attempt::intentKey).orElseThrow();
  * }</pre>

@@ -14,6 +14,7 @@ import java.lang.annotation.Target;
  * {@link IntentKey} arguments and the {@link Slot}, writes an {@code intent} record before the
  * body runs and an {@code outcome} record after, and turns exceptions into an {@link Outcome}.
  *
+ * <!-- compile: members -->
  * <pre>{@code
  * @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findSentEmail")
  * String sendEmail(@IntentKey String orderId, String subject, String body) { ... }
@@ -35,11 +36,14 @@ public @interface EffectfulTool {
     String name() default "";
 
     /**
-     * Name of a method of the same class with the same parameter types and return type that
-     * looks for the effect of an earlier attempt. It returns {@code null}, an empty
-     * {@code Optional} or {@code false} when the effect is absent, and anything else (the value
-     * to return to the caller) when it is present. It runs before an intent whose outcome is
-     * unknown is attempted again.
+     * Name of a method of the same class with the same parameter types that looks for the effect
+     * of an earlier attempt. It runs before an intent whose outcome is unknown is attempted again.
+     * For a tool returning {@code T} it returns {@code T} (the boxed type for a primitive
+     * {@code T}), {@code Optional<T>}, or {@code boolean}/{@code Boolean}: {@code null}, an empty
+     * {@code Optional} or {@code false} when the effect is absent (the body runs), the value to
+     * return to the caller when it is present, or {@code true} for "present, no value" (the caller
+     * gets ok without the original result). A probe of another type is not used, and the agent
+     * says so when the tool is first called.
      */
     String probe() default "";
 

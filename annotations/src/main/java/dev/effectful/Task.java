@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
  * The durable identity of a piece of work (the order the user asked for), with one wall-clock
  * budget that every tool call in it spends from.
  *
+ * <!-- compile: statements | given: interface Assistant { String chat(String message); } Assistant assistant; String userMessage; -->
  * <pre>{@code
  * try (Task task = Task.open("ord-7741", "alice", Duration.ofSeconds(60))) {
  *     assistant.chat(userMessage);       // every @EffectfulTool call inside is part of ord-7741

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The one place where a failure becomes a closed outcome (CONTRACT.md, "Exceptions to outcomes").
@@ -65,10 +66,26 @@ public final class Classifier {
 
     private final OverridesFile file;
     private final Clock clock;
+    /** Applied to every text taken from an exception or a body, before it is cut to one capped line. */
+    private final UnaryOperator<String> redact;
 
     private Classifier(OverridesFile file, Clock clock) {
+        this(file, clock, UnaryOperator.identity());
+    }
+
+    private Classifier(OverridesFile file, Clock clock, UnaryOperator<String> redact) {
         this.file = file;
         this.clock = clock;
+        this.redact = redact;
+    }
+
+    /**
+     * The same rules, with {@code redaction} applied to each exception message and body text
+     * before it is collapsed and capped: a secret cut in half by the cap or split across
+     * whitespace would no longer be found afterwards.
+     */
+    public Classifier redacting(UnaryOperator<String> redaction) {
+        return new Classifier(file, clock, Objects.requireNonNull(redaction, "redaction"));
     }
 
     /** The contract's table and nothing else. */
@@ -89,7 +106,7 @@ public final class Classifier {
 
     /** The same rules read against another clock, so HTTP-dates can be tested exactly. */
     Classifier withClock(Clock otherClock) {
-        return new Classifier(file, otherClock);
+        return new Classifier(file, otherClock, redact);
     }
 
     /**
@@ -157,7 +174,7 @@ public final class Classifier {
             status = meaning.status(kind);
             effect = meaning.effect(kind);
         }
-        String message = Messages.line(DefaultRules.httpLabel(code), bodySnippet((HttpResponse<?>) returned));
+        String message = Messages.line(DefaultRules.httpLabel(code), redact.apply(bodySnippet((HttpResponse<?>) returned)));
         return Optional.of(new Classification(status, effect, retryAfter(status, reading.get()), message));
     }
 
@@ -178,7 +195,7 @@ public final class Classifier {
 
     private Classification build(Link link, Status status, EffectApplied effect, String label) {
         Long retryAfterS = link.http().map(h -> retryAfter(status, h)).orElse(null);
-        return new Classification(status, effect, retryAfterS, Messages.line(label, Messages.detailOf(link.thrown())));
+        return new Classification(status, effect, retryAfterS, Messages.line(label, detailOf(link.thrown())));
     }
 
     private Long retryAfter(Status status, HttpStatusReader.Reading reading) {
@@ -186,19 +203,23 @@ public final class Classifier {
         return status == Status.RETRYABLE ? RetryAfter.seconds(reading.retryAfter(), clock) : null;
     }
 
-    private static Classification fromOutcome(ToolOutcomeException stated) {
+    private String detailOf(Throwable t) {
+        return redact.apply(Messages.detailOf(t));
+    }
+
+    private Classification fromOutcome(ToolOutcomeException stated) {
         Outcome<?> o = stated.outcome();
-        String message = o.message() != null ? o.message() : "the tool reported " + o.status().word();
+        String message = o.message() != null ? redact.apply(o.message()) : "the tool reported " + o.status().word();
         return new Classification(o.status(), o.effectApplied(), o.retryAfterS(), Messages.line(message, null));
     }
 
     /** Names the outermost exception (what the tool threw) and, when it adds something, the root cause. */
-    private static Classification unclassified(List<Link> chain, EffectKind kind) {
+    private Classification unclassified(List<Link> chain, EffectKind kind) {
         Throwable outer = chain.get(0).thrown();
         Throwable root = chain.get(chain.size() - 1).thrown();
-        String detail = Messages.detailOf(outer);
+        String detail = detailOf(outer);
         if (root != outer) {
-            String rootDetail = Messages.detailOf(root);
+            String rootDetail = detailOf(root);
             String rootText = rootDetail.isEmpty() ? Messages.nameOf(root) : Messages.nameOf(root) + ": " + rootDetail;
             if (!detail.contains(rootDetail.isEmpty() ? Messages.nameOf(root) : rootDetail)) {
                 detail = detail.isEmpty() ? "caused by " + rootText : detail + " (caused by " + rootText + ")";

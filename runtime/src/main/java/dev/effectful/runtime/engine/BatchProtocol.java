@@ -214,7 +214,7 @@ final class BatchProtocol {
                 : thrown instanceof ToolOutcomeException toe ? toe.outcome() : null;
         Classification failure = null;
         if (thrown != null && !(thrown instanceof ToolOutcomeException) && !timedOut) {
-            failure = engine.classifier().classify(thrown, tool.kind(), tool.overrides());
+            failure = engine.classifier(call).classify(thrown, tool.kind(), tool.overrides());
         }
         Map<String, Outcome.Item> byId = new LinkedHashMap<>();
         if (call.batchAttempt != null) {
@@ -265,11 +265,11 @@ final class BatchProtocol {
                 summary.status().word(), summary.effect().word(), durationMs);
         if (summary.status() == Status.OK) {
             if (tool.returnsOutcome()) {
-                return new Completion(outcome, null);
+                return engine.shaper().ok(call, outcome, null);
             }
-            return bodyRan ? engine.shaper().ok(tool, outcome, returned) : engine.shaper().okWithoutValue(tool, outcome);
+            return bodyRan ? engine.shaper().ok(call, outcome, returned) : engine.shaper().okWithoutValue(call, outcome);
         }
-        return engine.shaper().failure(tool, outcome, cause instanceof ToolOutcomeException ? null : cause);
+        return engine.shaper().failure(call, outcome, cause instanceof ToolOutcomeException ? null : cause);
     }
 
     private static Outcome.Item sentItem(ItemPlan p, Outcome.Item reportedItem, Throwable thrown, Outcome<?> reported,

@@ -12,6 +12,8 @@ final class Call {
     final Object self;
     final Object[] args;
 
+    /** The {@code @Redact} rule for every text this call writes or hands out; {@link Redactor#NONE} for most tools. */
+    Redactor redactor = Redactor.NONE;
     TaskContext task;
     String intentKey;
     int attempt;
@@ -29,6 +31,12 @@ final class Call {
     Attempt batchAttempt;
     /** For a batch tool whose body runs: the arguments with only the items to send. */
     Object[] replacedArgs;
+
+    /**
+     * What a concurrent call of the same intent gets instead of this call's own answer; set only when
+     * that answer's value quotes a {@code @Redact} secret, so a waiter is answered as a later repeat would be.
+     */
+    Completion forWaiters;
 
     /** Set when the decision was taken without the body; otherwise set at exit. */
     Completion completion;

@@ -102,6 +102,7 @@ public final class CallEngine {
         }
         Call call = new Call(tool, self, args);
         try {
+            call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
             begin(call);
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("enter:" + tool, "internal error before " + tool.verb() + ": " + e, e);
@@ -263,12 +264,14 @@ public final class CallEngine {
         Outcome<Object> ok = outcome(call, Status.OK, EffectApplied.YES, null, null, null);
         long resultIndex = replay.resultIndex();
         String problem = null;
-        if (replay.resultJson() != null) {
+        if (Redactor.heldSecret(replay.resultJson())) {
+            problem = HELD_SECRET;
+        } else if (replay.resultJson() != null) {
             // a shared store keeps the result itself: the record that holds it may be on another host
             try {
                 Object value = results.decode(replay.resultJson(), valueType(tool));
                 appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).build());
-                finish(call, shaper.ok(tool, withValue(ok, value), value));
+                finish(call, shaper.ok(call, withValue(ok, value), value));
                 logLine(call, "deduplicated", "ok", "yes", 0);
                 return;
             } catch (Exception e) {
@@ -281,15 +284,18 @@ public final class CallEngine {
                     replayResolved(call, stored);
                     return;
                 }
-                if (stored != null && stored.result() != null) {
+                if (stored != null && Redactor.heldSecret(stored.result())) {
+                    problem = HELD_SECRET;
+                } else if (stored != null && stored.result() != null) {
                     Object value = results.decode(stored.result(), valueType(tool));
                     appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                             .attempt(stored.attempt()).attemptId(stored.attemptId()).build());
-                    finish(call, shaper.ok(tool, withValue(ok, value), value));
+                    finish(call, shaper.ok(call, withValue(ok, value), value));
                     logLine(call, "deduplicated", "ok", "yes", 0);
                     return;
+                } else {
+                    problem = "the record holding it is gone";
                 }
-                problem = "the record holding it is gone";
             } catch (Exception e) {
                 problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
             }
@@ -302,7 +308,7 @@ public final class CallEngine {
                 call.task.leftSeconds(), "already done: the effect was applied earlier; the original result was not"
                 + " stored (" + problem + ")", null, List.of());
         appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).message(noValue.message()).build());
-        finish(call, shaper.okWithoutValue(tool, noValue));
+        finish(call, shaper.okWithoutValue(call, noValue));
         logLine(call, "deduplicated", "ok", "yes", 0);
     }
 
@@ -322,7 +328,7 @@ public final class CallEngine {
                 Outcome<Object> ok = withValue(outcome(call, Status.OK, EffectApplied.YES, null, null, byPerson), value);
                 appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                         .attempt(resolution.attempt()).attemptId(resolution.attemptId()).message(byPerson).build());
-                finish(call, shaper.ok(tool, ok, value));
+                finish(call, shaper.ok(call, ok, value));
                 logLine(call, "deduplicated (resolved)", "ok", "yes", 0);
                 return;
             } catch (Exception e) {
@@ -336,8 +342,18 @@ public final class CallEngine {
         Outcome<Object> noValue = new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null,
                 call.task.leftSeconds(), byPerson + problem, null, List.of());
         appendQuietly(base(call, RecordType.DEDUP).started(System.currentTimeMillis()).message(noValue.message()).build());
-        finish(call, shaper.okWithoutValue(tool, noValue));
+        finish(call, shaper.okWithoutValue(call, noValue));
         logLine(call, "deduplicated (resolved)", "ok", "yes", 0);
+    }
+
+    /** Why a repeat does not get a result that quoted a {@code @Redact} secret: what is stored is not the original. */
+    private static final String HELD_SECRET = "it held a redacted value";
+
+    /** The answer a repeat of an intent whose result quoted a secret gets (see {@link Call#forWaiters}). */
+    private Completion heldSecretAnswer(Call call) {
+        return shaper.okWithoutValue(call, new Outcome<>(Status.OK, EffectApplied.YES, call.attemptId, call.intentKey,
+                null, call.task.leftSeconds(), "already done: the effect was applied earlier; the original result was"
+                + " not stored (" + HELD_SECRET + ")", null, List.of()));
     }
 
     private void probeThenDecide(Call call, int lastAttempt) {
@@ -348,11 +364,18 @@ public final class CallEngine {
                 .durationMs(System.currentTimeMillis() - started).probe(r.word());
         switch (r.word()) {
             case "found" -> {
+                if (!r.hasValue()) {
+                    foundWithoutValue(call, rec);
+                    return;
+                }
                 rec.outcome("ok").effectApplied("yes").result(r.json()).message(r.message());
                 appendAndApply(rec.build());
+                if (r.json() != null && Redactor.heldSecret(call.redactor.result(r.json()))) {
+                    call.forWaiters = heldSecretAnswer(call);
+                }
                 Outcome<Object> ok = withValue(outcome(call, Status.OK, EffectApplied.YES, null, null,
                         "an earlier attempt had applied: the probe found it"), r.value());
-                finish(call, shaper.ok(tool, ok, r.value()));
+                finish(call, shaper.ok(call, ok, r.value()));
                 logLine(call, "probe found", "ok", "yes", 0);
             }
             case "absent" -> {
@@ -367,6 +390,16 @@ public final class CallEngine {
                         + " ask a person to resolve it; " + hint.sentence(call.intentKey));
             }
         }
+    }
+
+    /** A probe that says only "applied" (true, or any value for a void tool): answered like a dedup without a stored result. */
+    private void foundWithoutValue(Call call, JournalRecord.Builder rec) {
+        Outcome<Object> noValue = new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null,
+                call.task.leftSeconds(), "already done: an earlier attempt had applied (the probe found it); the original"
+                + " result was not stored (" + ProbeRunner.NO_VALUE + ")", null, List.of());
+        appendAndApply(rec.outcome("ok").effectApplied("yes").message(noValue.message()).build());
+        finish(call, shaper.okWithoutValue(call, noValue));
+        logLine(call, "probe found", "ok", "yes", 0);
     }
 
     // ---------------------------------------------------------------- exit
@@ -395,7 +428,7 @@ public final class CallEngine {
             result = new Completion(returned, thrown);
         }
         if (call.flight != null) {
-            inFlight.release(call.intentKey, call.flight, result);
+            inFlight.release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : result);
             call.flight = null;
         }
         call.completion = result;
@@ -431,7 +464,7 @@ public final class CallEngine {
             } else if (returned instanceof Outcome<?> own && tool.returnsOutcome()) {
                 outcome = fill(call, own);
             } else {
-                Classification c = classifier.classifyReturned(returned, tool.kind()).orElse(null);
+                Classification c = classifier(call).classifyReturned(returned, tool.kind()).orElse(null);
                 outcome = c == null ? outcome(call, Status.OK, EffectApplied.YES, null, null, null)
                         : outcome(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
             }
@@ -452,6 +485,13 @@ public final class CallEngine {
             resultJson = enc.json();
             if (enc.problem() != null) {
                 message = "result not stored: " + enc.problem();
+            } else if (call.redactor.active() && resultJson != null) {
+                String redacted = call.redactor.result(resultJson);
+                if (!redacted.equals(resultJson)) {
+                    resultJson = redacted;
+                    message = "result stored with its redacted values replaced: a repeat answers without it";
+                    call.forWaiters = heldSecretAnswer(call);
+                }
             }
         }
         JournalRecord rec = base(call, RecordType.OUTCOME).attempt(call.attempt).attemptId(call.attemptId)
@@ -469,9 +509,9 @@ public final class CallEngine {
 
         if (outcome.status() == Status.OK) {
             Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
-            return tool.returnsOutcome() ? new Completion(outcome, null) : shaper.ok(tool, outcome, value);
+            return shaper.ok(call, outcome, value);
         }
-        return shaper.failure(tool, outcome, unwrap(cause));
+        return shaper.failure(call, outcome, unwrap(cause));
     }
 
     private Outcome<Object> fromThrown(Call call, Throwable thrown, boolean timedOut, long durationMs) {
@@ -486,7 +526,7 @@ public final class CallEngine {
         if (t instanceof ToolOutcomeException toe) {
             return fill(call, toe.outcome());
         }
-        Classification c = classifier.classify(t, kind, call.tool.overrides());
+        Classification c = classifier(call).classify(t, kind, call.tool.overrides());
         return outcome(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
     }
 
@@ -521,7 +561,7 @@ public final class CallEngine {
                     .build());
         }
         logLine(call, "refused", status.word(), effect.word(), 0);
-        finish(call, shaper.failure(call.tool, o, null));
+        finish(call, shaper.failure(call, o, null));
     }
 
     private record OutcomeFields(Long deadlineLeftS) {
@@ -543,7 +583,7 @@ public final class CallEngine {
     void finish(Call call, Completion c) {
         call.completion = c;
         if (call.flight != null) {
-            inFlight.release(call.intentKey, call.flight, c);
+            inFlight.release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : c);
             call.flight = null;
         }
     }
@@ -585,9 +625,12 @@ public final class CallEngine {
     }
 
     JournalRecord.Builder base(Call call, RecordType type) {
-        return JournalRecord.of(type).task(call.task.id()).actor(call.task.actor().isEmpty() ? null : call.task.actor())
+        JournalRecord.Builder b = JournalRecord.of(type).task(call.task.id())
+                .actor(call.task.actor().isEmpty() ? null : call.task.actor())
                 .call(call.tool.verb()).kind(call.tool.kindWord())
                 .intentKey(call.intentKey);
+        // every record of a call is built here, so here its @Redact rule covers message, result and args
+        return call.redactor.active() ? b.finishWith(call.redactor::record) : b;
     }
 
     void appendAndApply(JournalRecord r) {
@@ -629,8 +672,9 @@ public final class CallEngine {
         return probes;
     }
 
-    Classifier classifier() {
-        return classifier;
+    /** The classifier with the call's redaction applied to what it quotes, before quotes are capped. */
+    Classifier classifier(Call call) {
+        return call.redactor.active() ? classifier.redacting(call.redactor) : classifier;
     }
 
     OutcomeShaper shaper() {

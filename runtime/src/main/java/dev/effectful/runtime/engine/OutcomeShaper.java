@@ -10,7 +10,8 @@ import dev.effectful.runtime.tool.ToolMethod;
  * failure is an {@code Outcome} for methods that return one, the JSON text for String tools under
  * {@code effectful.failure=json}, and otherwise a {@link ToolOutcomeException} whose message is
  * that JSON, so agent frameworks hand the model exactly the outcome. A checked exception from the
- * body never escapes as itself.
+ * body never escapes as itself. Every outcome leaves through here, so here it passes the call's
+ * {@link Redactor}: the value of a success is the caller's own and stays untouched.
  */
 final class OutcomeShaper {
 
@@ -21,15 +22,18 @@ final class OutcomeShaper {
     }
 
     /** A success with the value the caller should see. */
-    Completion ok(ToolMethod tool, Outcome<?> outcome, Object value) {
+    Completion ok(Call call, Outcome<?> outcome, Object value) {
+        ToolMethod tool = call.tool;
         if (tool.returnsOutcome()) {
-            return new Completion(outcome, null);
+            return new Completion(call.redactor.outcome(outcome), null);
         }
         return new Completion(value == null ? tool.emptyReturn() : value, null);
     }
 
     /** A success whose value cannot be given back (not stored, or resolved by a person). */
-    Completion okWithoutValue(ToolMethod tool, Outcome<?> outcome) {
+    Completion okWithoutValue(Call call, Outcome<?> answer) {
+        ToolMethod tool = call.tool;
+        Outcome<?> outcome = call.redactor.outcome(answer);
         if (tool.returnsOutcome()) {
             return new Completion(outcome, null);
         }
@@ -42,7 +46,11 @@ final class OutcomeShaper {
         return new Completion(tool.emptyReturn(), new ToolOutcomeException(outcome));
     }
 
-    Completion failure(ToolMethod tool, Outcome<?> outcome, Throwable cause) {
+    /** Every text in it (message, item reasons, the cause chain's messages) passes the call's redaction. */
+    Completion failure(Call call, Outcome<?> answer, Throwable thrown) {
+        ToolMethod tool = call.tool;
+        Outcome<?> outcome = call.redactor.outcome(answer);
+        Throwable cause = call.redactor.throwable(thrown);
         if (tool.returnsOutcome()) {
             return new Completion(outcome, null);
         }

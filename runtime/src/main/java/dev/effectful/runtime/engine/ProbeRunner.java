@@ -8,9 +8,14 @@ import java.util.Optional;
 
 /**
  * Runs a tool's declared probe: a measurement of whether an earlier attempt's effect landed.
- * null, an empty Optional and false mean absent; anything else is the effect, found.
+ * null, an empty Optional and false mean absent. A present Optional is found with its content;
+ * true is found without a value (unless the tool itself returns a boolean, when it is the value);
+ * for a void tool anything found is found without a value; anything else is the value, found.
  */
 final class ProbeRunner {
+
+    /** Why a found effect has no value to hand back; the dedup of a result that was not stored says the same. */
+    static final String NO_VALUE = "the probe reports only that the effect was applied";
 
     private final ResultCodec results;
 
@@ -18,8 +23,15 @@ final class ProbeRunner {
         this.results = results;
     }
 
-    /** found / absent / failed, with the probe's value and its stored JSON when found. */
-    record Result(String word, Object value, String json, String message) {
+    /**
+     * found / absent / failed, with the probe's value and its stored JSON when found.
+     *
+     * @param hasValue false when found without a value to return (a {@code true} probe, a void tool)
+     */
+    record Result(String word, Object value, String json, String message, boolean hasValue) {
+        Result(String word, Object value, String json, String message) {
+            this(word, value, json, message, value != null);
+        }
     }
 
     Result run(ToolMethod tool, Object self, Object[] args) {
@@ -33,8 +45,20 @@ final class ProbeRunner {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return new Result("failed", null, null, "probe could not run: " + e);
         }
-        if (value == null || Boolean.FALSE.equals(value) || (value instanceof Optional<?> o && o.isEmpty())) {
+        if (value instanceof Optional<?> o) {
+            if (o.isEmpty()) {
+                return new Result("absent", null, null, null);
+            }
+            if (!tool.returnsOptional()) {
+                value = o.get();
+            }
+        }
+        if (value == null || Boolean.FALSE.equals(value)) {
             return new Result("absent", null, null, null);
+        }
+        Class<?> r = tool.method().getReturnType();
+        if (r == void.class || (Boolean.TRUE.equals(value) && r != boolean.class && r != Boolean.class)) {
+            return new Result("found", null, null, null, false);
         }
         ResultCodec.Encoded enc = results.encode(value);
         return new Result("found", value, enc.json(), enc.problem() == null ? null : "result not stored: " + enc.problem());

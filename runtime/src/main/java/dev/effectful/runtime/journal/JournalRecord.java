@@ -43,6 +43,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private String thread = Thread.currentThread().getName();
         private Long durationMs;
         private String item;
+        private java.util.function.UnaryOperator<JournalRecord> finisher;
 
         private Builder(RecordType type) {
             this.type = type;
@@ -70,10 +71,14 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder durationMs(Long v) { durationMs = v; return this; }
         public Builder item(String v) { item = v; return this; }
 
+        /** Applied to the record {@link #build} makes: where the caller's redaction rule is enforced. */
+        public Builder finishWith(java.util.function.UnaryOperator<JournalRecord> f) { finisher = f; return this; }
+
         public JournalRecord build() {
-            return new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started, budgetLeftS,
-                    args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid, thread,
-                    durationMs, item);
+            JournalRecord r = new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started,
+                    budgetLeftS, args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid,
+                    thread, durationMs, item);
+            return finisher == null ? r : finisher.apply(r);
         }
     }
 }

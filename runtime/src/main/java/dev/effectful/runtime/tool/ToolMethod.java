@@ -14,7 +14,7 @@ import java.util.Optional;
  *
  * @param verb       the intent's verb and the journal's {@code call}
  * @param params     per-parameter treatment, in order
- * @param probe      the declared probe, validated (same parameter types and return type)
+ * @param probe      the declared probe, validated (same parameter types; a return type {@code ProbeForms} accepts)
  * @param check      the declared result check, validated (one parameter taking the return type)
  * @param returnType the generic return type the stored result is read back as
  * @param batch      present for a batch tool (one {@code @Items} collection parameter)
@@ -33,6 +33,11 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
 
     public boolean returnsOutcome() {
         return method.getReturnType() == dev.effectful.Outcome.class;
+    }
+
+    /** A tool returning Optional: its probe's Optional is the value itself, not a found/absent wrapper. */
+    public boolean returnsOptional() {
+        return method.getReturnType() == Optional.class;
     }
 
     public boolean returnsString() {

@@ -118,9 +118,10 @@ public final class ToolMethods {
         }
         try {
             Method probe = tool.getDeclaringClass().getDeclaredMethod(name, tool.getParameterTypes());
-            if (probe.getReturnType() != tool.getReturnType()) {
-                AgentLog.errorOnce("probe:" + tool, "probe " + name + " of " + tool + " must return "
-                        + tool.getReturnType().getName() + "; the tool runs as if it declared no probe", null);
+            String wrong = ProbeForms.mismatch(tool, probe);
+            if (wrong != null) {
+                AgentLog.errorOnce("probe:" + tool, "probe " + name + " of " + tool + " " + wrong
+                        + "; the tool runs as if it declared no probe", null);
                 return Optional.empty();
             }
             probe.setAccessible(true);

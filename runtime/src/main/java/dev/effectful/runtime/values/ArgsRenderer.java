@@ -55,6 +55,11 @@ public final class ArgsRenderer {
         this(fingerprinter, DEFAULT_MAX_CHARS_PER_VALUE);
     }
 
+    /** The keyed fingerprints this renderer writes for redacted arguments. */
+    public Fingerprinter fingerprinter() {
+        return fingerprinter;
+    }
+
     /** The arguments as a JSON object {@code {"<paramName>": <json>, ...}} in parameter order; never throws. */
     public String render(Object[] args, ParamSpec[] specs) {
         Object[] values = args == null ? new Object[0] : args;

@@ -1,0 +1,47 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.runtime.config.EffectfulConfig;
+
+import java.lang.invoke.MethodType;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Calls tool methods through a real {@link CallEngine} on a real journal, the way the advice does
+ * (enter, maybe the body, exit), without an agent: for tests of the engine's decisions in one JVM.
+ */
+final class EngineHarness {
+
+    final CallEngine engine;
+
+    EngineHarness(Path journalDir) {
+        engine = EngineFactory.create(EffectfulConfig.load("journal=" + journalDir));
+    }
+
+    /** What the caller would get: the value returned, or what is thrown. */
+    Completion call(Object self, String method, Object... args) {
+        Method m = Arrays.stream(self.getClass().getDeclaredMethods()).filter(x -> x.getName().equals(method))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no method " + method));
+        String sig = m.getName() + MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
+        Object handle = engine.enter(self.getClass(), sig, self, args);
+        if (handle == null) {
+            throw new AssertionError("the engine let " + method + " run unguarded");
+        }
+        if (engine.skipBody(handle)) {
+            return engine.exit(handle, null, null);
+        }
+        Object returned = null;
+        Throwable thrown = null;
+        try {
+            m.setAccessible(true);
+            returned = m.invoke(self, engine.arguments(handle, args));
+        } catch (InvocationTargetException e) {
+            thrown = e.getCause();
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+        return engine.exit(handle, returned, thrown);
+    }
+}
