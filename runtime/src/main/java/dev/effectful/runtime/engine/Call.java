@@ -28,6 +28,9 @@ final class Call {
     /** For a batch tool whose body runs: the arguments with only the items to send. */
     Object[] replacedArgs;
 
+    /** The guarded call whose body was running on this thread when this one's body started. */
+    Call enclosing;
+
     /** Set when the decision was taken without the body; otherwise set at exit. */
     Completion completion;
 

@@ -1,0 +1,80 @@
+package dev.effectful.agent.e2e.apps;
+
+import dev.effectful.Task;
+import dev.effectful.agent.e2e.apps.InheritedTools.CardPayments;
+import dev.effectful.agent.e2e.apps.InheritedTools.Payments;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
+import net.bytebuddy.implementation.SuperMethodCall;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+
+import static dev.effectful.agent.e2e.apps.CoreApp.print;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+
+/**
+ * Calls each inherited tool twice for the same intent inside one task, printing both answers:
+ * directly, through JDK dynamic proxies, and through a subclass generated at run time.
+ */
+public final class InheritedApp {
+
+    private InheritedApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        try (Task t = Task.open(System.getProperty("task", "t-inherit"), Duration.ofSeconds(20))) {
+            Payments card = new CardPayments();
+            twice("interface", () -> card.charge("ord-1", 500, "tok-secret-4242"));
+
+            InheritedTools.Shipper shipper = new InheritedTools.PostShipper();
+            twice("abstract", () -> shipper.ship("parcel-1"));
+
+            InheritedTools.Mailer mailer = new InheritedTools.LoudMailer();
+            twice("overridden", () -> mailer.mail("bob"));
+
+            InheritedTools.Notifier pager = new InheritedTools.Pager();
+            twice("default", () -> pager.ping("ann"));
+            twice("default_overridden", () -> pager.page("ann"));
+
+            InheritedTools.Port<String> rooms = new InheritedTools.RoomPort();
+            twice("generic", () -> rooms.book("room-7"));
+
+            InheritedTools.Labels labels = new InheritedTools.OwnLabels();
+            twice("own_wins", () -> labels.label("l-1"));
+
+            // a proxy in front of the guarded adapter: the proxy and the adapter guard the same call
+            Payments proxied = (Payments) Proxy.newProxyInstance(InheritedApp.class.getClassLoader(),
+                    new Class<?>[] {Payments.class}, (proxy, method, a) -> {
+                        try {
+                            return method.invoke(card, a);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            twice("proxy_delegating", () -> proxied.charge("ord-2", 700, "tok-secret-4242"));
+
+            // a proxy that is the implementation, as a generated HTTP client
+            InheritedTools.Remote remote = (InheritedTools.Remote) Proxy.newProxyInstance(
+                    InheritedApp.class.getClassLoader(), new Class<?>[] {InheritedTools.Remote.class},
+                    (proxy, method, a) -> method.getName().equals("create") ? InheritedTools.effect("remote_create")
+                            : method.invoke(new Object(), a));
+            twice("proxy_handler", () -> remote.create("r-1"));
+
+            // a subclass generated at run time that overrides and calls super, defined without a class file
+            Class<? extends CardPayments> generated = new ByteBuddy().subclass(CardPayments.class)
+                    .method(named("charge")).intercept(SuperMethodCall.INSTANCE)
+                    .make().load(InheritedApp.class.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
+                    .getLoaded();
+            Payments sub = generated.getDeclaredConstructor().newInstance();
+            twice("generated_subclass", () -> sub.charge("ord-3", 900, "tok-secret-4242"));
+        }
+        System.out.println("DONE");
+    }
+
+    private static void twice(String name, java.util.concurrent.Callable<?> call) {
+        print(name + "_1", call);
+        print(name + "_2", call);
+    }
+}
