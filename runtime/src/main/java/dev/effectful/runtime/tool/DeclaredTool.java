@@ -2,10 +2,20 @@ package dev.effectful.runtime.tool;
 
 import dev.effectful.EffectfulTool;
 
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
@@ -63,7 +73,7 @@ public record DeclaredTool(Method declaring, EffectfulTool spec) {
     }
 
     private static Optional<DeclaredTool> annotatedIn(Class<?> type, Method m) {
-        Method loose = null;
+        Map<TypeVariable<?>, Type> bindings = null;
         for (Method c : type.getDeclaredMethods()) {
             EffectfulTool spec = c.getAnnotation(EffectfulTool.class);
             if (spec == null || c.isBridge() || !c.getName().equals(m.getName())
@@ -71,40 +81,73 @@ public record DeclaredTool(Method declaring, EffectfulTool spec) {
                     || Modifier.isStatic(c.getModifiers()) || Modifier.isPrivate(c.getModifiers())) {
                 continue;
             }
-            switch (match(c, m)) {
-                case EXACT -> {
-                    return Optional.of(new DeclaredTool(c, spec));
-                }
-                case THROUGH_TYPE_VARIABLE -> loose = loose == null ? c : loose;
-                case NONE -> {
-                }
+            if (Arrays.equals(c.getParameterTypes(), m.getParameterTypes())) {
+                return Optional.of(new DeclaredTool(c, spec));
+            }
+            // Port<T>.pay(T) implemented as pay(String): compare with the type arguments applied
+            if (bindings == null) {
+                bindings = bindings(m.getDeclaringClass());
+            }
+            if (Arrays.equals(erasures(c.getGenericParameterTypes(), bindings), m.getParameterTypes())) {
+                return Optional.of(new DeclaredTool(c, spec));
             }
         }
-        return loose == null ? Optional.empty() : Optional.of(new DeclaredTool(loose, loose.getAnnotation(EffectfulTool.class)));
+        return Optional.empty();
     }
 
-    private enum Match { EXACT, THROUGH_TYPE_VARIABLE, NONE }
+    /** Every type variable of every supertype of {@code type}, bound to the argument it is given. */
+    private static Map<TypeVariable<?>, Type> bindings(Class<?> type) {
+        Map<TypeVariable<?>, Type> out = new HashMap<>();
+        bind(type, out, 0);
+        return out;
+    }
 
-    /**
-     * Exact erasures, or (for {@code Port<T>.pay(T)} implemented as {@code pay(String)}) a type
-     * variable in the supertype's signature whose erasure takes the implementation's type. The
-     * agent only asks this of methods it rewrote, which it matched with the type arguments applied.
-     */
-    private static Match match(Method declared, Method m) {
-        Class<?>[] dp = declared.getParameterTypes();
-        Class<?>[] mp = m.getParameterTypes();
-        java.lang.reflect.Type[] generic = declared.getGenericParameterTypes();
-        boolean exact = true;
-        for (int i = 0; i < dp.length; i++) {
-            if (dp[i] == mp[i]) {
-                continue;
-            }
-            exact = false;
-            boolean variable = i < generic.length && !(generic[i] instanceof Class<?>);
-            if (!variable || !dp[i].isAssignableFrom(mp[i])) {
-                return Match.NONE;
-            }
+    private static void bind(Class<?> type, Map<TypeVariable<?>, Type> out, int depth) {
+        if (depth > 64) {
+            return;
         }
-        return exact ? Match.EXACT : Match.THROUGH_TYPE_VARIABLE;
+        List<Type> supers = new ArrayList<>(List.of(type.getGenericInterfaces()));
+        if (type.getGenericSuperclass() != null) {
+            supers.add(type.getGenericSuperclass());
+        }
+        for (Type s : supers) {
+            Class<?> raw = erasure(s, out);
+            if (s instanceof ParameterizedType p) {
+                TypeVariable<?>[] vars = raw.getTypeParameters();
+                Type[] args = p.getActualTypeArguments();
+                for (int i = 0; i < vars.length && i < args.length; i++) {
+                    out.put(vars[i], args[i] instanceof TypeVariable<?> v && out.containsKey(v) ? out.get(v) : args[i]);
+                }
+            }
+            bind(raw, out, depth + 1);
+        }
+    }
+
+    private static Class<?>[] erasures(Type[] types, Map<TypeVariable<?>, Type> bindings) {
+        Class<?>[] out = new Class<?>[types.length];
+        for (int i = 0; i < types.length; i++) {
+            out[i] = erasure(types[i], bindings);
+        }
+        return out;
+    }
+
+    private static Class<?> erasure(Type t, Map<TypeVariable<?>, Type> bindings) {
+        if (t instanceof Class<?> c) {
+            return c;
+        }
+        if (t instanceof ParameterizedType p) {
+            return (Class<?>) p.getRawType();
+        }
+        if (t instanceof GenericArrayType a) {
+            return java.lang.reflect.Array.newInstance(erasure(a.getGenericComponentType(), bindings), 0).getClass();
+        }
+        if (t instanceof TypeVariable<?> v) {
+            Type bound = bindings.get(v);
+            return bound != null && bound != v ? erasure(bound, bindings) : erasure(v.getBounds()[0], bindings);
+        }
+        if (t instanceof WildcardType w) {
+            return erasure(w.getUpperBounds()[0], bindings);
+        }
+        return Object.class;
     }
 }
