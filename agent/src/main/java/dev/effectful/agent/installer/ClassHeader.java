@@ -23,6 +23,63 @@ record ClassHeader(String superName, List<String> interfaces) {
         }
     }
 
+    /**
+     * The direct supertypes a tool could be inherited from, straight from the bytes: JDK names are
+     * recognised in the constant pool and never decoded, so a class extending only JDK types (most
+     * classes) costs one walk of its constant pool and no allocation beyond it.
+     */
+    static List<String> candidatesOf(byte[] b) {
+        try {
+            if (b == null || b.length < 10 || u4(b, 0) != 0xCAFEBABE) {
+                return List.of();
+            }
+            int[] offsets = new int[u2(b, 8)];
+            int p = walkPool(b, offsets);
+            int superIndex = u2(b, p + 4);
+            int n = u2(b, p + 6);
+            List<String> out = null;
+            for (int k = -1; k < n; k++) {
+                int index = k < 0 ? superIndex : u2(b, p + 8 + 2 * k);
+                if (index == 0) {
+                    continue;
+                }
+                int utf8 = offsets[u2(b, offsets[index])];
+                if (!isJdk(b, utf8 + 2, u2(b, utf8))) {
+                    if (out == null) {
+                        out = new ArrayList<>(2);
+                    }
+                    out.add(className(b, offsets, index));
+                }
+            }
+            return out == null ? List.of() : out;
+        } catch (RuntimeException malformed) {
+            return List.of();
+        }
+    }
+
+    private static final byte[][] JDK_PREFIXES = {ascii("java/"), ascii("javax/"), ascii("jdk/"), ascii("sun/"),
+            ascii("com/sun/")};
+
+    private static boolean isJdk(byte[] b, int from, int len) {
+        outer:
+        for (byte[] prefix : JDK_PREFIXES) {
+            if (len < prefix.length) {
+                continue;
+            }
+            for (int i = 0; i < prefix.length; i++) {
+                if (b[from + i] != prefix[i]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
     /** The supertypes a tool could be inherited from: the JDK declares none. */
     List<String> candidates() {
         List<String> out = new ArrayList<>(interfaces.size() + 1);
@@ -46,8 +103,21 @@ record ClassHeader(String superName, List<String> interfaces) {
         if (b == null || b.length < 10 || u4(b, 0) != 0xCAFEBABE) {
             return new ClassHeader(null, List.of());
         }
-        int count = u2(b, 8);
-        int[] offsets = new int[count]; // of each entry's first byte after its tag
+        int[] offsets = new int[u2(b, 8)];
+        int p = walkPool(b, offsets);
+        // access_flags u2, this_class u2, super_class u2, interfaces_count u2, interfaces u2[]
+        int superIndex = u2(b, p + 4);
+        int n = u2(b, p + 6);
+        List<String> interfaces = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            interfaces.add(className(b, offsets, u2(b, p + 8 + 2 * k)));
+        }
+        return new ClassHeader(superIndex == 0 ? null : className(b, offsets, superIndex), List.copyOf(interfaces));
+    }
+
+    /** Records where each constant-pool entry starts (after its tag); returns the offset past the pool. */
+    private static int walkPool(byte[] b, int[] offsets) {
+        int count = offsets.length;
         int p = 10;
         for (int i = 1; i < count; i++) {
             int tag = b[p] & 0xFF;
@@ -64,14 +134,7 @@ record ClassHeader(String superName, List<String> interfaces) {
                 default -> throw new IllegalArgumentException("constant pool tag " + tag);
             }
         }
-        // access_flags u2, this_class u2, super_class u2, interfaces_count u2, interfaces u2[]
-        int superIndex = u2(b, p + 4);
-        int n = u2(b, p + 6);
-        List<String> interfaces = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            interfaces.add(className(b, offsets, u2(b, p + 8 + 2 * k)));
-        }
-        return new ClassHeader(superIndex == 0 ? null : className(b, offsets, superIndex), List.copyOf(interfaces));
+        return p;
     }
 
     private static String className(byte[] b, int[] offsets, int classIndex) {

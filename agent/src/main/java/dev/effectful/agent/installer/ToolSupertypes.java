@@ -46,14 +46,16 @@ final class ToolSupertypes {
 
     /** True when a supertype of the class in {@code bytes}, at any depth, may declare a tool. */
     boolean inheritsTool(ClassLoader loader, String internalName, byte[] bytes) {
-        List<String> supers = ClassHeader.of(bytes).candidates();
+        List<String> supers = ClassHeader.candidatesOf(bytes);
         if (supers.isEmpty()) {
             return false;
         }
         Map<String, Boolean> known = answers(loader);
         boolean inherits = anyHolds(loader, known, supers, 0);
-        // remembered for the class's own subclasses, which will ask about it
-        known.put(internalName, inherits);
+        if (inherits) {
+            // remembered for its own subclasses; a "no" is found again from its supertypes' answers
+            known.put(internalName, Boolean.TRUE);
+        }
         return inherits;
     }
 
@@ -80,7 +82,7 @@ final class ToolSupertypes {
             return false;
         }
         boolean holds = AnnotationPrefilter.mayHoldTool(bytes)
-                || anyHolds(loader, known, ClassHeader.of(bytes).candidates(), depth + 1);
+                || anyHolds(loader, known, ClassHeader.candidatesOf(bytes), depth + 1);
         known.put(name, holds);
         return holds;
     }
@@ -94,13 +96,24 @@ final class ToolSupertypes {
         }
     }
 
+    /** The last loader asked about and its answers: classes mostly load in runs from one loader. */
+    private volatile LastLoader last;
+
+    private record LastLoader(java.lang.ref.WeakReference<ClassLoader> loader, Map<String, Boolean> answers) {
+    }
+
     private Map<String, Boolean> answers(ClassLoader loader) {
+        LastLoader l = last;
+        if (l != null && l.loader().get() == loader) {
+            return l.answers();
+        }
         Map<String, Boolean> m = answers.get(loader);
         if (m == null) {
             synchronized (answers) {
-                m = answers.computeIfAbsent(loader, l -> new ConcurrentHashMap<>());
+                m = answers.computeIfAbsent(loader, k -> new ConcurrentHashMap<>());
             }
         }
+        last = new LastLoader(new java.lang.ref.WeakReference<>(loader), m);
         return m;
     }
 }

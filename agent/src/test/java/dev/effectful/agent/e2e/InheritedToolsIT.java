@@ -43,7 +43,9 @@ class InheritedToolsIT {
         Path dir = tmp.resolve("journal");
         ledger = new EffectLedger();
         String classPath = System.getProperty("effectful.test.classpath", Path.of("target/test-classes").toAbsolutePath().toString())
-                + File.pathSeparator + byteBuddyOfTheApplication();
+                + File.pathSeparator + byteBuddyOfTheApplication()
+                + File.pathSeparator + jarOf(org.springframework.cglib.proxy.Enhancer.class)
+                + File.pathSeparator + jarOf(org.apache.commons.logging.LogFactory.class);
         // the task budget (20 s) bounds a self-wait; the run bound is well above it
         app = ForkedApp.jdk(Jdk.current()).main(InheritedApp.class).classPath(classPath)
                 .sysprop("effectful.journal.dir", dir)
@@ -68,6 +70,10 @@ class InheritedToolsIT {
             return jars.filter(p -> p.getFileName().toString().startsWith("byte-buddy")).findFirst()
                     .orElseThrow(() -> new AssertionError("no byte-buddy in " + LIBS)).toString();
         }
+    }
+
+    private static String jarOf(Class<?> c) throws Exception {
+        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
     /**
@@ -139,6 +145,11 @@ class InheritedToolsIT {
     @Test
     void aGeneratedSubclassCallingSuperGuardsTheCallOnce() throws IOException {
         onceAndDeduplicated("generated_subclass", "charge");
+    }
+
+    @Test
+    void aSpringCglibSubclassGuardsTheCallOnce() throws IOException {
+        onceAndDeduplicated("cglib_subclass", "charge");
     }
 
     @Test

@@ -61,8 +61,12 @@ class ToolSupertypesTest {
         assertThat(h.superName()).isEqualTo(internal(InheritedTools.Mailer.class));
         assertThat(h.interfaces()).containsExactly("java/io/Serializable", "java/lang/Runnable");
         assertThat(h.candidates()).containsExactly(internal(InheritedTools.Mailer.class));
+        assertThat(ClassHeader.candidatesOf(bytesOf(WideConstants.class))).isEqualTo(h.candidates());
+        assertThat(ClassHeader.candidatesOf(bytesOf(ToolSupertypesTest.class))).isEmpty();
+        assertThat(ClassHeader.candidatesOf(bytesOf(DeepImpl.class))).containsExactly(internal(Deeper.class));
         assertThat(ClassHeader.of(bytesOf(Deeper.class)).interfaces()).containsExactly(internal(InheritedTools.Payments.class));
         assertThat(ClassHeader.of(new byte[] {1, 2, 3}).candidates()).isEmpty();
+        assertThat(ClassHeader.candidatesOf(java.util.Arrays.copyOf(bytesOf(DeepImpl.class), 40))).isEmpty();
     }
 
     @Test

@@ -69,6 +69,14 @@ public final class InheritedApp {
                     .getLoaded();
             Payments sub = generated.getDeclaredConstructor().newInstance();
             twice("generated_subclass", () -> sub.charge("ord-3", 900, "tok-secret-4242"));
+
+            // Spring's CGLIB, as for a @Configuration or @Transactional bean: the interceptor calls super
+            org.springframework.cglib.proxy.Enhancer enhancer = new org.springframework.cglib.proxy.Enhancer();
+            enhancer.setSuperclass(CardPayments.class);
+            enhancer.setCallback((org.springframework.cglib.proxy.MethodInterceptor)
+                    (obj, method, a, proxy) -> proxy.invokeSuper(obj, a));
+            Payments bean = (Payments) enhancer.create();
+            twice("cglib_subclass", () -> bean.charge("ord-4", 1100, "tok-secret-4242"));
         }
         System.out.println("DONE");
     }
