@@ -42,10 +42,7 @@ class InheritedToolsIT {
     static void runTheApplicationOnce() throws Exception {
         Path dir = tmp.resolve("journal");
         ledger = new EffectLedger();
-        String classPath = System.getProperty("effectful.test.classpath", Path.of("target/test-classes").toAbsolutePath().toString())
-                + File.pathSeparator + byteBuddyOfTheApplication()
-                + File.pathSeparator + jarOf(org.springframework.cglib.proxy.Enhancer.class)
-                + File.pathSeparator + jarOf(org.apache.commons.logging.LogFactory.class);
+        String classPath = appClassPath();
         // the task budget (20 s) bounds a self-wait; the run bound is well above it
         app = ForkedApp.jdk(Jdk.current()).main(InheritedApp.class).classPath(classPath)
                 .sysprop("effectful.journal.dir", dir)
@@ -63,6 +60,14 @@ class InheritedToolsIT {
         if (ledger != null) {
             ledger.close();
         }
+    }
+
+    /** The test classes and the code generators the application uses (its own Byte Buddy, Spring's CGLIB). */
+    private static String appClassPath() throws Exception {
+        return System.getProperty("effectful.test.classpath", Path.of("target/test-classes").toAbsolutePath().toString())
+                + File.pathSeparator + byteBuddyOfTheApplication()
+                + File.pathSeparator + jarOf(org.springframework.cglib.proxy.Enhancer.class)
+                + File.pathSeparator + jarOf(org.apache.commons.logging.LogFactory.class);
     }
 
     private static String byteBuddyOfTheApplication() throws IOException {
@@ -156,6 +161,41 @@ class InheritedToolsIT {
     void nothingWasRefusedOrLeftWaiting() throws IOException {
         assertThat(app.stdout()).contains("DONE").doesNotContain("THROWN").doesNotContain("RAW ");
         assertThat(journal.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome).containsOnly("ok");
+    }
+
+    /** Attached to a running JVM: the adapter and the proxy, loaded before, are rewritten too. */
+    @Test
+    void attachedLaterItRewritesImplementationsAndProxiesAlreadyLoaded(@TempDir Path dir) throws Exception {
+        Path journalDir = dir.resolve("journal");
+        Path go = dir.resolve("go");
+        try (EffectLedger own = new EffectLedger()) {
+            // without the agent the application brings the API itself
+            ForkedApp attached = ForkedApp.jdk(Jdk.current()).withoutAgent().main(InheritedApp.class, "attach", go.toString())
+                    .classPath(appClassPath() + File.pathSeparator + LIBS.resolve("effectful-annotations.jar"))
+                    .sysprop("effectful.journal.dir", journalDir).sysprop("ledger", own.url())
+                    .env("HOME", dir.resolve("home").toString()).sysprop("user.home", dir.resolve("home"));
+            attached.start(dir.resolve("out"));
+            attached.awaitLine("READY"::equals, Duration.ofSeconds(60));
+            Process attach = new ProcessBuilder(Jdk.current().home() + "/bin/java", "-jar", ForkedApp.AGENT_JAR.toString(),
+                    "attach", Long.toString(attached.pid())).redirectErrorStream(true).start();
+            assertThat(attach.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("attach finished").isTrue();
+            assertThat(attach.exitValue()).as(new String(attach.getInputStream().readAllBytes())).isZero();
+            Files.writeString(go, "go");
+            assertThat(attached.awaitExit(Duration.ofSeconds(90))).as(attached.stderr()).isZero();
+
+            Map<String, String> r = attached.results();
+            assertThat(r.get("before")).isEqualTo("done:charge:no-attempt");
+            JournalContents j = JournalContents.of(journalDir);
+            for (String scenario : List.of("attached", "attached_proxy")) {
+                String first = r.get(scenario + "_1");
+                assertThat(first).as(scenario + "\n" + attached.stdout() + attached.stderr()).startsWith("done:charge:")
+                        .isNotEqualTo("done:charge:no-attempt");
+                assertThat(r.get(scenario + "_2")).isEqualTo(first);
+                String key = first.substring("done:charge:".length());
+                assertThat(own.effects("charge", key)).as(scenario).isEqualTo(1);
+                assertThat(j.where(x -> key.equals(x.intentKey()) && x.type() == RecordType.INTENT)).hasSize(1);
+            }
+        }
     }
 
     private static String raw(Path dir) throws IOException {

@@ -24,6 +24,10 @@ public final class InheritedApp {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("attach")) {
+            attach(java.nio.file.Path.of(args[1]));
+            return;
+        }
         try (Task t = Task.open(System.getProperty("task", "t-inherit"), Duration.ofSeconds(20))) {
             Payments card = new CardPayments();
             twice("interface", () -> card.charge("ord-1", 500, "tok-secret-4242"));
@@ -77,6 +81,27 @@ public final class InheritedApp {
                     (obj, method, a, proxy) -> proxy.invokeSuper(obj, a));
             Payments bean = (Payments) enhancer.create();
             twice("cglib_subclass", () -> bean.charge("ord-4", 1100, "tok-secret-4242"));
+        }
+        System.out.println("DONE");
+    }
+
+    /** Loads the adapter and a proxy before the agent is attached, then calls them after. */
+    private static void attach(java.nio.file.Path go) throws Exception {
+        Payments card = new CardPayments();
+        Payments proxied = (Payments) Proxy.newProxyInstance(InheritedApp.class.getClassLoader(),
+                new Class<?>[] {Payments.class}, (proxy, method, a) -> method.invoke(card, a));
+        try (Task t = Task.open("t-inherit-attach", Duration.ofSeconds(60))) {
+            print("before", () -> card.charge("ord-a1", 100, "tok-secret-4242"));
+            System.out.println("READY");
+            long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (!java.nio.file.Files.exists(go)) {
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException("no go file");
+                }
+                Thread.sleep(20);
+            }
+            twice("attached", () -> card.charge("ord-a2", 100, "tok-secret-4242"));
+            twice("attached_proxy", () -> proxied.charge("ord-a3", 100, "tok-secret-4242"));
         }
         System.out.println("DONE");
     }
