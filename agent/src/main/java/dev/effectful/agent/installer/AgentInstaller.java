@@ -41,7 +41,7 @@ public final class AgentInstaller {
         }
         Bridge.install(new EngineDispatcher(starter));
         ClassLoader own = AgentInstaller.class.getClassLoader();
-        inst.addTransformer(new WeavingTransformer(own, starter), true);
+        inst.addTransformer(new WeavingTransformer(own, starter, inst, Weavers.supertypes()), true);
         List<Class<?>> early = LoadedClasses.toRewrite(inst, own, attached);
         for (Class<?> c : early) {
             try {

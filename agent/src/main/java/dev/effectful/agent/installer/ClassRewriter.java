@@ -42,10 +42,28 @@ final class ClassRewriter {
      */
     private final Map<ClassLoader, TypePool> byLoader = Collections.synchronizedMap(new WeakHashMap<>());
 
+    /** Tool-declaring supertypes that no loader serves as a resource (proxies' and generated types). */
+    private final ClassFileLocator seenToolTypes;
+
+    ClassRewriter(ToolSupertypes supertypes) {
+        this.seenToolTypes = new ClassFileLocator() {
+            @Override
+            public Resolution locate(String name) {
+                return supertypes.toolType(name.replace('.', '/')).<Resolution>map(Resolution.Explicit::new)
+                        .orElseGet(() -> new Resolution.Illegal(name));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
     Target describe(ClassLoader loader, String internalName, byte[] bytes) {
         String name = internalName.replace('/', '.');
         ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, bytes),
-                loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader));
+                loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader),
+                seenToolTypes);
         TypePool shared = byLoader.computeIfAbsent(loader, l -> new TypePool.Default.WithLazyResolution(
                 new TypePool.CacheProvider.Simple(), l == null ? ClassFileLocator.ForClassLoader.ofBootLoader()
                 : ClassFileLocator.ForClassLoader.WeaklyReferenced.of(l), TypePool.Default.ReaderMode.FAST));

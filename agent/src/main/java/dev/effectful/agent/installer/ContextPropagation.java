@@ -59,7 +59,7 @@ final class ContextPropagation {
 
     /** Internal names of the classes rewritten here, each with the advice it gets. */
     private final Map<String, List<AsmVisitorWrapper>> advice = new HashMap<>();
-    private final ClassRewriter rewriter = new ClassRewriter();
+    private final ClassRewriter rewriter = new ClassRewriter(Weavers.supertypes());
 
     /**
      * Reads each advice class once. Executor types are matched by name, never as class literals:

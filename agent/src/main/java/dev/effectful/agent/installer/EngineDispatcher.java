@@ -1,15 +1,14 @@
 package dev.effectful.agent.installer;
 
 import dev.effectful.EffectKind;
-import dev.effectful.EffectfulTool;
 import dev.effectful.Outcome;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.agent.bridge.Dispatcher;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.tool.ToolMethods;
 
-import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -115,13 +114,12 @@ final class EngineDispatcher implements Dispatcher {
                 .orElse("not started in time");
     }
 
+    /** Its own annotation or the one it inherits; a method that cannot be read is not a READ. */
     private static boolean isRead(Class<?> type, String sig) {
-        for (Method m : type.getDeclaredMethods()) {
-            EffectfulTool t = m.getAnnotation(EffectfulTool.class);
-            if (t != null && sig.startsWith(m.getName() + "(")) {
-                return t.kind() == EffectKind.READ;
-            }
+        try {
+            return ToolMethods.annotationOf(type, sig).map(t -> t.kind() == EffectKind.READ).orElse(false);
+        } catch (RuntimeException | LinkageError unreadable) {
+            return false;
         }
-        return false;
     }
 }

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Classes loaded before the transformer was registered that it would have rewritten: at premain
  * only JDK executors the JVM happened to load early; when attached, also every loaded class that
- * declares a tool. Tools are found by reflection, by annotation name, since an attached agent may
- * meet the application's own copy of the API.
+ * declares a tool or implements one declared by a supertype (proxies included). Tools are found by
+ * reflection, by annotation name, since an attached agent may meet the application's own copy of the API.
  */
 final class LoadedClasses {
 
@@ -25,12 +25,62 @@ final class LoadedClasses {
                 continue;
             }
             boolean wanted = loader == null ? ContextPropagation.isExecutor(c.getName().replace('.', '/'))
-                    : attached && declaresTool(c);
+                    : attached && (declaresTool(c) || inheritsTool(c));
             if (wanted) {
                 out.add(c);
             }
         }
         return out;
+    }
+
+    /** A concrete method named like an annotated method of a supertype; the weaver decides precisely. */
+    private static boolean inheritsTool(Class<?> c) {
+        try {
+            java.util.Set<String> concrete = new java.util.HashSet<>();
+            for (Method m : c.getDeclaredMethods()) {
+                int mod = m.getModifiers();
+                if (!m.isBridge() && !java.lang.reflect.Modifier.isAbstract(mod) && !java.lang.reflect.Modifier.isStatic(mod)) {
+                    concrete.add(m.getName() + "/" + m.getParameterCount());
+                }
+            }
+            if (concrete.isEmpty()) {
+                return false;
+            }
+            java.util.Deque<Class<?>> todo = new java.util.ArrayDeque<>(supertypes(c));
+            java.util.Set<Class<?>> seen = new java.util.HashSet<>();
+            while (!todo.isEmpty()) {
+                Class<?> s = todo.poll();
+                if (!seen.add(s) || ClassHeader.isJdk(s.getName().replace('.', '/'))) {
+                    continue;
+                }
+                for (Method m : s.getDeclaredMethods()) {
+                    if (concrete.contains(m.getName() + "/" + m.getParameterCount()) && annotated(m)) {
+                        return true;
+                    }
+                }
+                todo.addAll(supertypes(s));
+            }
+        } catch (Throwable unreadable) {
+            // as below: a class whose methods cannot be reflected cannot be called either
+        }
+        return false;
+    }
+
+    private static List<Class<?>> supertypes(Class<?> c) {
+        List<Class<?>> out = new ArrayList<>(List.of(c.getInterfaces()));
+        if (c.getSuperclass() != null) {
+            out.add(0, c.getSuperclass());
+        }
+        return out;
+    }
+
+    private static boolean annotated(Method m) {
+        for (Annotation a : m.getDeclaredAnnotations()) {
+            if (a.annotationType().getName().equals(ToolWeaving.TOOL_ANNOTATION)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean declaresTool(Class<?> c) {

@@ -16,19 +16,25 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 /**
- * Inlines {@link ToolAdvice} into every {@code @EffectfulTool} method of a class. javac copies
- * method annotations onto bridge methods; those are left alone so a call is guarded once.
+ * Inlines {@link ToolAdvice} into every {@code @EffectfulTool} method of a class, and into every
+ * method that implements or overrides one declared by a supertype (annotations on methods are not
+ * inherited by Java, but the intent is). javac copies method annotations onto bridge methods; those
+ * are left alone so a call is guarded once.
  */
 final class ToolWeaving {
 
     static final String TOOL_ANNOTATION = "dev.effectful.EffectfulTool";
 
     private static final ElementMatcher<MethodDescription> TOOLS = isMethod()
-            .and(isAnnotatedWith(named(TOOL_ANNOTATION)))
-            .and(not(isBridge())).and(not(isAbstract())).and(not(isNative()));
+            .and(not(isBridge())).and(not(isAbstract())).and(not(isNative()))
+            .and(isAnnotatedWith(named(TOOL_ANNOTATION)).or(new InheritedToolMatcher()));
 
-    private final ClassRewriter rewriter = new ClassRewriter();
+    private final ClassRewriter rewriter;
     private final AsmVisitorWrapper advice = Advice.to(ToolAdvice.class).on(TOOLS);
+
+    ToolWeaving(ToolSupertypes supertypes) {
+        this.rewriter = new ClassRewriter(supertypes);
+    }
 
     /** The rewritten class, or null when it declares no tool (it only mentions the annotation). */
     byte[] weave(ClassLoader loader, String internalName, byte[] bytes) {

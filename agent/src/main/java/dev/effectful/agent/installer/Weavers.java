@@ -12,6 +12,13 @@ final class Weavers {
     private Weavers() {
     }
 
+    private static final ToolSupertypes SUPERTYPES = new ToolSupertypes();
+
+    /** What is known of tool-declaring supertypes; cheap, nothing of Byte Buddy. */
+    static ToolSupertypes supertypes() {
+        return SUPERTYPES;
+    }
+
     static ToolWeaving tools() {
         return Tools.INSTANCE;
     }
@@ -46,7 +53,7 @@ final class Weavers {
     }
 
     private static final class Tools {
-        static final ToolWeaving INSTANCE = new ToolWeaving();
+        static final ToolWeaving INSTANCE = new ToolWeaving(SUPERTYPES);
     }
 
     private static final class Executors {

@@ -3,22 +3,31 @@ package dev.effectful.agent.installer;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The agent's one class-file transformer. Every class the JVM loads passes through here, so the
  * common case is a loader comparison and a byte search, with nothing of Byte Buddy loaded: that is
- * only needed once a class declares a tool, or is one of the JDK executors the task rides on.
+ * only needed once a class declares a tool, inherits one (an implementation of an annotated interface
+ * method, an override of an annotated superclass method), or is one of the JDK executors the task
+ * rides on. Proxy and generated classes are woven like any other: they may be the implementation.
  * Nothing escapes: a class that cannot be rewritten loads as it is, and the log says what that means.
  */
 final class WeavingTransformer implements ClassFileTransformer {
 
     private final ClassLoader agentLoader;
     private final EngineStarter starter;
+    private final Instrumentation inst;
+    private final ToolSupertypes supertypes;
 
-    WeavingTransformer(ClassLoader agentLoader, EngineStarter starter) {
+    WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes) {
         this.agentLoader = agentLoader;
         this.starter = starter;
+        this.inst = inst;
+        this.supertypes = supertypes;
     }
 
     @Override
@@ -30,14 +39,30 @@ final class WeavingTransformer implements ClassFileTransformer {
         if (loader == null) {
             return ContextPropagation.isExecutor(name) ? carryTask(name, bytes) : null;
         }
-        return AnnotationPrefilter.mayHoldTool(bytes) ? guardTools(loader, name, bytes) : null;
+        if (AnnotationPrefilter.mayHoldTool(bytes)) {
+            // remembered before its implementations load, even when it has nothing to rewrite (an interface)
+            supertypes.sawToolType(loader, name, bytes);
+            return guardTools(module, loader, name, bytes);
+        }
+        return inheritsTool(loader, name, bytes) ? guardTools(module, loader, name, bytes) : null;
     }
 
-    private byte[] guardTools(ClassLoader loader, String name, byte[] bytes) {
+    private boolean inheritsTool(ClassLoader loader, String name, byte[] bytes) {
+        try {
+            return supertypes.inheritsTool(loader, name, bytes);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("supertypes:" + name, "effectful could not read the supertypes of " + name.replace('/', '.')
+                    + "; a tool it inherits from an interface or superclass runs unguarded", t);
+            return false;
+        }
+    }
+
+    private byte[] guardTools(Module module, ClassLoader loader, String name, byte[] bytes) {
         try {
             long t0 = System.nanoTime();
             byte[] rewritten = Weavers.tools().weave(loader, name, bytes);
             if (rewritten != null) {
+                readBridge(module);
                 AgentLog.debug("effectful rewrote " + name.replace('/', '.') + " in " + (System.nanoTime() - t0) / 1000 + " µs");
                 // the application has tools: open the journal and rebuild the index before the first call
                 starter.startInBackground();
@@ -47,6 +72,17 @@ final class WeavingTransformer implements ClassFileTransformer {
             AgentLog.errorOnce("transform:" + name, "effectful could not rewrite " + name.replace('/', '.')
                     + "; its tools run unguarded", t);
             return null;
+        }
+    }
+
+    /**
+     * A named module reads only what it declares; the advice calls the bridge in the boot loader's
+     * unnamed module. JDK dynamic proxies live in such modules ({@code jdk.proxyN}).
+     */
+    private void readBridge(Module module) {
+        Module bridge = dev.effectful.agent.bridge.Bridge.class.getModule();
+        if (module != null && module.isNamed() && !module.canRead(bridge)) {
+            inst.redefineModule(module, Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
         }
     }
 

@@ -38,6 +38,9 @@ final class Call {
      */
     Completion forWaiters;
 
+    /** The guarded call whose body was running on this thread when this one's body started. */
+    Call enclosing;
+
     /** Set when the decision was taken without the body; otherwise set at exit. */
     Completion completion;
 

@@ -62,6 +62,7 @@ public final class CallEngine {
     private final ResolveHint hint;
     /** A person's verdicts handed over by the CLI while this process writes the journal; null: no journal. */
     private final ResolutionRequests resolutions;
+    private final BodiesOnThread bodies = new BodiesOnThread();
     /** How long a call in a task without a budget waits for the same intent running on another host. */
     static final long NO_BUDGET_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -100,6 +101,11 @@ public final class CallEngine {
                     + type.getName() + "." + methodAndDescriptor + "; its calls run unguarded", e);
             return null;
         }
+        if (bodies.innermost() != null && partOfEnclosingCall(tool, args)) {
+            // a proxy or subclass in front of this method already guards this intent: its attempt runs on
+            AgentLog.debug("effectful: " + tool + " runs inside the enclosing guarded call of the same intent");
+            return null;
+        }
         Call call = new Call(tool, self, args);
         try {
             call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
@@ -116,7 +122,39 @@ public final class CallEngine {
             refuse(call, Status.RETRYABLE, EffectApplied.NO, null, "effectful internal error before the call: " + e
                     + "; the call was not made");
         }
+        if (!call.bodySkipped()) {
+            bodies.entered(call);
+        }
         return call;
+    }
+
+    /**
+     * Whether a guarded call whose body runs on this thread is the same intent: the same verb and
+     * the same arguments, or the same key under that call's task (an implicit task has a new id per
+     * call, so the key alone would never match there).
+     */
+    private boolean partOfEnclosingCall(ToolMethod tool, Object[] args) {
+        Object[] mine = args == null ? new Object[0] : args;
+        for (Call c = bodies.innermost(); c != null; c = c.enclosing) {
+            if (!c.tool.verb().equals(tool.verb())) {
+                continue;
+            }
+            try {
+                if (java.util.Arrays.deepEquals(mine, c.args) || java.util.Arrays.deepEquals(mine, c.replacedArgs)) {
+                    return true;
+                }
+                if (tool.hasIntentKey() && c.intentKey != null) {
+                    ArgsRenderer.KeyParts parts = argsRenderer.keyParts(mine, tool.params());
+                    if (c.intentKey.equals(IntentKeys.derive(c.task.id(), c.task.actor(), tool.verb(), parts.target(),
+                            parts.slot()))) {
+                        return true;
+                    }
+                }
+            } catch (NotCanonicalException | RuntimeException incomparable) {
+                // arguments that cannot be compared are not the same intent; the call is guarded on its own
+            }
+        }
+        return false;
     }
 
     private void begin(Call call) {
@@ -420,6 +458,7 @@ public final class CallEngine {
         if (call.bodySkipped()) {
             return call.completion;
         }
+        bodies.left(call);
         Completion result;
         try {
             result = conclude(call, returned, thrown);

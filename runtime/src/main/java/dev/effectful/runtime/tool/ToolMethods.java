@@ -35,9 +35,18 @@ public final class ToolMethods {
         Map<String, ToolMethod> perClass = cache.get(type);
         ToolMethod tm = perClass.get(methodAndDescriptor);
         if (tm == null) {
-            tm = perClass.computeIfAbsent(methodAndDescriptor, sig -> describe(find(type, sig)));
+            tm = perClass.computeIfAbsent(methodAndDescriptor, sig -> describe(find(type, sig), type));
         }
         return tm;
+    }
+
+    /** The annotation a rewritten method is guarded with, its own or inherited; empty when none. */
+    public static Optional<EffectfulTool> annotationOf(Class<?> type, String methodAndDescriptor) {
+        try {
+            return DeclaredTool.of(find(type, methodAndDescriptor)).map(DeclaredTool::spec);
+        } catch (IllegalStateException notThere) {
+            return Optional.empty();
+        }
     }
 
     static Method find(Class<?> type, String sig) {
@@ -75,49 +84,62 @@ public final class ToolMethods {
         return "L" + c.getName().replace('.', '/') + ";";
     }
 
-    static ToolMethod describe(Method m) {
-        EffectfulTool spec = m.getAnnotation(EffectfulTool.class);
-        if (spec == null) {
-            throw new IllegalStateException(m + " is not annotated @EffectfulTool");
+    /**
+     * {@code m} is the rewritten method (its return type is what callers get); its annotation and
+     * parameter annotations come from where it is declared, itself or a supertype method it
+     * implements. Probes and checks are looked up on {@code runtimeType}, the rewritten class.
+     */
+    static ToolMethod describe(Method m, Class<?> runtimeType) {
+        DeclaredTool declared = DeclaredTool.of(m)
+                .orElseThrow(() -> new IllegalStateException(m + " is not annotated @EffectfulTool"));
+        EffectfulTool spec = declared.spec();
+        Method source = declared.declaring();
+        if (declared.inherited(m)) {
+            AgentLog.debug("effectful guards " + m.getDeclaringClass().getName() + "." + m.getName()
+                    + " with the @EffectfulTool of " + source.getDeclaringClass().getName() + "." + source.getName());
         }
         String verb = spec.name().isBlank() ? m.getName() : spec.name();
         Parameter[] ps = m.getParameters();
+        Parameter[] from = source.getParameters();
         ParamSpec[] params = new ParamSpec[ps.length];
         boolean hasKey = false;
         Optional<BatchSpec> batch = Optional.empty();
         for (int i = 0; i < ps.length; i++) {
-            if (ps[i].isAnnotationPresent(Items.class)) {
+            String name = ps[i].isNamePresent() || !from[i].isNamePresent() ? ps[i].getName() : from[i].getName();
+            if (from[i].isAnnotationPresent(Items.class)) {
                 if (!java.util.Collection.class.isAssignableFrom(ps[i].getType())) {
-                    throw new IllegalStateException("@Items on " + m + " parameter " + ps[i].getName()
+                    throw new IllegalStateException("@Items on " + m + " parameter " + name
                             + " must be a java.util.Collection");
                 }
-                batch = Optional.of(new BatchSpec(i, ps[i].getName()));
+                batch = Optional.of(new BatchSpec(i, name));
             }
-            boolean key = ps[i].isAnnotationPresent(IntentKey.class);
+            boolean key = from[i].isAnnotationPresent(IntentKey.class);
             hasKey |= key;
-            params[i] = new ParamSpec(ps[i].getName(), key, ps[i].isAnnotationPresent(Slot.class),
-                    ps[i].isAnnotationPresent(Redact.class));
+            // @Redact from either declaration: a secret marked anywhere stays out of the journal
+            params[i] = new ParamSpec(name, key, from[i].isAnnotationPresent(Slot.class),
+                    from[i].isAnnotationPresent(Redact.class) || ps[i].isAnnotationPresent(Redact.class));
         }
         if (!hasKey) {
             AgentLog.warnOnce("nokey:" + m, "tool " + verb + " (" + m.getDeclaringClass().getName() + "." + m.getName()
                     + ") has no @IntentKey parameter: its calls are keyed by task, verb and call order within the task,"
                     + " which is weaker; mark the parameter naming what is acted on with @IntentKey");
         }
-        if (ps.length > 0 && !ps[0].isNamePresent()) {
+        if (ps.length > 0 && !ps[0].isNamePresent() && !from[0].isNamePresent()) {
             AgentLog.warnOnce("noparams:" + m.getDeclaringClass().getName(), m.getDeclaringClass().getName()
                     + " was compiled without -parameters: the journal shows arguments as arg0, arg1...");
         }
-        return new ToolMethod(m, spec.kind(), verb, params, hasKey, probeOf(m, spec.probe()), checkOf(m, spec.check()),
+        return new ToolMethod(m, spec.kind(), verb, params, hasKey, probeOf(m, runtimeType, spec.probe()),
+                checkOf(m, runtimeType, spec.check()),
                 new ToolOverrides(List.of(spec.permanentOn()), List.of(spec.retryableOn())), spec.keyable(),
                 Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType(), batch);
     }
 
-    private static Optional<Method> probeOf(Method tool, String name) {
+    private static Optional<Method> probeOf(Method tool, Class<?> runtimeType, String name) {
         if (name.isBlank()) {
             return Optional.empty();
         }
         try {
-            Method probe = tool.getDeclaringClass().getDeclaredMethod(name, tool.getParameterTypes());
+            Method probe = declaredInHierarchy(runtimeType, name, tool.getParameterTypes());
             String wrong = ProbeForms.mismatch(tool, probe);
             if (wrong != null) {
                 AgentLog.errorOnce("probe:" + tool, "probe " + name + " of " + tool + " " + wrong
@@ -133,15 +155,29 @@ public final class ToolMethods {
         }
     }
 
-    private static Optional<Method> checkOf(Method tool, String name) {
+    /** The class itself first, then its superclasses, then public (default) methods of its interfaces. */
+    private static Method declaredInHierarchy(Class<?> type, String name, Class<?>[] params) throws NoSuchMethodException {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            try {
+                return c.getDeclaredMethod(name, params);
+            } catch (NoSuchMethodException notHere) {
+                // keep climbing
+            }
+        }
+        return type.getMethod(name, params);
+    }
+
+    private static Optional<Method> checkOf(Method tool, Class<?> runtimeType, String name) {
         if (name.isBlank()) {
             return Optional.empty();
         }
-        for (Method c : tool.getDeclaringClass().getDeclaredMethods()) {
-            if (c.getName().equals(name) && c.getParameterCount() == 1
-                    && c.getParameterTypes()[0].isAssignableFrom(boxed(tool.getReturnType()))) {
-                c.setAccessible(true);
-                return Optional.of(c);
+        for (Class<?> type = runtimeType; type != null && type != Object.class; type = type.getSuperclass()) {
+            for (Method c : type.getDeclaredMethods()) {
+                if (c.getName().equals(name) && c.getParameterCount() == 1
+                        && c.getParameterTypes()[0].isAssignableFrom(boxed(tool.getReturnType()))) {
+                    c.setAccessible(true);
+                    return Optional.of(c);
+                }
             }
         }
         AgentLog.errorOnce("check:" + tool, "result check " + name + " of " + tool

@@ -1,0 +1,118 @@
+package dev.effectful.agent.installer;
+
+import dev.effectful.agent.e2e.apps.InheritedTools;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.net.URL;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The transformer's cheap decision for classes whose own bytes do not mention the annotation. */
+class ToolSupertypesTest {
+
+    /** Counts class-file reads, so the cache and the JDK short cut are visible. */
+    static final class CountingLoader extends ClassLoader {
+        final AtomicInteger reads = new AtomicInteger();
+
+        CountingLoader() {
+            super(ToolSupertypesTest.class.getClassLoader());
+        }
+
+        @Override
+        public InputStream getResourceAsStream(String name) {
+            reads.incrementAndGet();
+            return super.getResourceAsStream(name);
+        }
+    }
+
+    static byte[] bytesOf(Class<?> c) throws IOException {
+        try (InputStream in = c.getClassLoader().getResourceAsStream(c.getName().replace('.', '/') + ".class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    static String internal(Class<?> c) {
+        return c.getName().replace('.', '/');
+    }
+
+    /** Has a long and a double constant (two constant-pool slots each) before its supertypes. */
+    abstract static class WideConstants extends InheritedTools.Mailer implements Serializable, Runnable {
+        static final long L = 123456789012345L;
+        static final double D = 3.25;
+    }
+
+    interface Deeper extends InheritedTools.Payments {
+    }
+
+    static final class DeepImpl implements Deeper {
+        @Override
+        public String charge(String orderId, int cents, String cardToken) {
+            return "x";
+        }
+    }
+
+    @Test
+    void headerNamesTheDirectSupertypesAndDropsTheJdks() throws IOException {
+        ClassHeader h = ClassHeader.of(bytesOf(WideConstants.class));
+        assertThat(h.superName()).isEqualTo(internal(InheritedTools.Mailer.class));
+        assertThat(h.interfaces()).containsExactly("java/io/Serializable", "java/lang/Runnable");
+        assertThat(h.candidates()).containsExactly(internal(InheritedTools.Mailer.class));
+        assertThat(ClassHeader.candidatesOf(bytesOf(WideConstants.class))).isEqualTo(h.candidates());
+        assertThat(ClassHeader.candidatesOf(bytesOf(ToolSupertypesTest.class))).isEmpty();
+        assertThat(ClassHeader.candidatesOf(bytesOf(DeepImpl.class))).containsExactly(internal(Deeper.class));
+        assertThat(ClassHeader.of(bytesOf(Deeper.class)).interfaces()).containsExactly(internal(InheritedTools.Payments.class));
+        assertThat(ClassHeader.of(new byte[] {1, 2, 3}).candidates()).isEmpty();
+        assertThat(ClassHeader.candidatesOf(java.util.Arrays.copyOf(bytesOf(DeepImpl.class), 40))).isEmpty();
+    }
+
+    @Test
+    void anImplementationOfAnAnnotatedInterfaceInheritsAToolAtAnyDepth() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader loader = new CountingLoader();
+        assertThat(AnnotationPrefilter.mayHoldTool(bytesOf(InheritedTools.CardPayments.class))).isFalse();
+        assertThat(s.inheritsTool(loader, internal(InheritedTools.CardPayments.class),
+                bytesOf(InheritedTools.CardPayments.class))).isTrue();
+        assertThat(s.inheritsTool(loader, internal(DeepImpl.class), bytesOf(DeepImpl.class))).isTrue();
+        assertThat(s.inheritsTool(loader, internal(InheritedTools.LoudMailer.class),
+                bytesOf(InheritedTools.LoudMailer.class))).isTrue();
+    }
+
+    @Test
+    void classesExtendingOnlyTheJdkAreDecidedWithoutReadingAnything() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader loader = new CountingLoader();
+        assertThat(s.inheritsTool(loader, internal(ToolSupertypesTest.class), bytesOf(ToolSupertypesTest.class))).isFalse();
+        assertThat(s.inheritsTool(loader, internal(CountingLoader.class), bytesOf(CountingLoader.class))).isFalse();
+        assertThat(loader.reads).hasValue(0);
+    }
+
+    @Test
+    void aSupertypeIsReadOncePerLoader() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader loader = new CountingLoader();
+        for (int i = 0; i < 5; i++) {
+            s.inheritsTool(loader, internal(DeepImpl.class) + i, bytesOf(DeepImpl.class));
+        }
+        assertThat(loader.reads).as("Deeper and Payments, each once").hasValue(2);
+    }
+
+    @Test
+    void aToolTypeWithoutAResourceIsKnownFromWhenItWasTransformed() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        ClassLoader noResources = new ClassLoader(null) {
+            @Override
+            public URL getResource(String name) {
+                return null;
+            }
+        };
+        byte[] impl = bytesOf(InheritedTools.CardPayments.class);
+        assertThat(s.inheritsTool(noResources, "gen/A", impl)).isFalse();
+        s.sawToolType(new CountingLoader(), internal(InheritedTools.Payments.class), bytesOf(InheritedTools.Payments.class));
+        assertThat(s.inheritsTool(noResources, "gen/B", impl)).isTrue();
+        assertThat(s.toolType(internal(InheritedTools.Payments.class))).isPresent();
+    }
+}
