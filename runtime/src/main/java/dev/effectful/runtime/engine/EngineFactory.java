@@ -5,6 +5,7 @@ import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.fleet.PostgresIntentStore;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalFiles;
+import dev.effectful.runtime.journal.Journal;
 import dev.effectful.runtime.journal.JournalHealth;
 import dev.effectful.runtime.journal.JournalLock;
 import dev.effectful.runtime.journal.JournalProblem;
@@ -149,6 +150,19 @@ public final class EngineFactory {
         } catch (IOException | RuntimeException ignored) {
             // a temporary directory left behind holds one scratch record and nothing of the application
         }
+    }
+
+    /**
+     * An engine over a journal the caller opened, such as the test kit's scratch journal: its index
+     * is rebuilt from that journal, with the default classifier and no retention sweeper or index
+     * checkpoints. Building a second engine over the same journal is how a restart is simulated.
+     */
+    public static CallEngine over(EffectfulConfig config, Journal journal) throws IOException {
+        LocalIntentIndex store = new LocalIntentIndex();
+        journal.replayForIndex(store::apply);
+        return new CallEngine(config, JournalAccess.of(journal), store,
+                new ArgsRenderer(Fingerprinter.forJournal(journal.directory()), 65_536),
+                new ResultCodec(JsonMappers.shared(), 1 << 20), Classifier.defaults());
     }
 
     /**

@@ -1,0 +1,99 @@
+package dev.effectful.junit;
+
+import java.net.SocketException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * Fault hooks for a user's own in-process fake receiver. The fake wraps the place where its effect
+ * happens in {@link #around}; the kit then decides, per request, whether to apply it normally,
+ * apply it and drop the connection, delay it, answer 429 with Retry-After, or answer success with
+ * the fake's own error answer.
+ *
+ * <pre>{@code
+ * String send(String to, String text) {
+ *     return hooks.around(() -> { sent.add(text); return "msg-" + sent.size(); },
+ *                         () -> "error: mailbox full");
+ * }
+ * }</pre>
+ */
+public final class FakeHooks implements FaultPoint {
+
+    private final AtomicReference<Fault> armed = new AtomicReference<>();
+    private final AtomicInteger requests = new AtomicInteger();
+    private volatile boolean errorAnswerSeen;
+
+    FakeHooks() {
+    }
+
+    /** Runs {@code effect} as the receiver would, with the fault the kit armed for this request, if any. */
+    public <T> T around(Callable<T> effect) {
+        return around(effect, null);
+    }
+
+    /**
+     * Like {@link #around(Callable)}; {@code errorAnswer} is what this receiver returns when it
+     * answers success with a failure inside (used for the "200 with an error body" check).
+     */
+    public <T> T around(Callable<T> effect, Supplier<T> errorAnswer) {
+        if (errorAnswer != null) {
+            errorAnswerSeen = true;
+        }
+        requests.incrementAndGet();
+        Fault fault = armed.getAndSet(null);
+        if (fault instanceof Fault.RateLimit r) {
+            throw new FakeRateLimited(r.retryAfterSeconds());
+        }
+        if (fault instanceof Fault.ErrorAnswer && errorAnswer != null) {
+            return errorAnswer.get();
+        }
+        if (fault instanceof Fault.Delay d) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(d.delay().toNanos());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return sneaky(new SocketException("the caller gave up while the receiver was slow (interrupted)"));
+            }
+        }
+        T result;
+        try {
+            result = effect.call();
+        } catch (Exception e) {
+            return sneaky(e);
+        }
+        if (fault instanceof Fault.DropAfterEffect drop) {
+            drop.afterEffect().run();
+            return sneaky(new SocketException("Connection reset: the receiver applied the effect, then the connection"
+                    + " dropped (injected by the effectful kit)"));
+        }
+        return result;
+    }
+
+    @Override
+    public void arm(Fault fault) {
+        armed.set(fault);
+    }
+
+    @Override
+    public void disarm() {
+        armed.set(null);
+    }
+
+    @Override
+    public int requests() {
+        return requests.get();
+    }
+
+    @Override
+    public boolean answersErrorsInSuccess() {
+        return errorAnswerSeen;
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T, E extends Throwable> T sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+}

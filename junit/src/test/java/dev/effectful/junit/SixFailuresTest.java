@@ -1,0 +1,197 @@
+package dev.effectful.junit;
+
+import dev.effectful.junit.samples.BrokenMailTools;
+import dev.effectful.junit.samples.MailTools;
+import dev.effectful.junit.samples.PriceTools;
+import dev.effectful.junit.samples.RowTools;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.util.List;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The kit run on sample tools that speak HTTP through the JDK client to the kit's loopback service:
+ * correct tools pass every check that applies to their kind; each broken tool fails the check that
+ * catches its mistake, with a message naming the tool and what to change.
+ */
+class SixFailuresTest {
+
+    @RegisterExtension
+    final EffectfulKit kit = new EffectfulKit();
+
+    private static final String ERROR_200 = "{\"status\":\"failed\",\"error\":\"mailbox full\"}";
+
+    private <T> Report mail(Class<T> type, Function<URI, T> make, Receivers.Mailbox box) {
+        FakeHttpService svc = kit.httpService(box).errorAnswer(ERROR_200);
+        return kit.tool(type, () -> make.apply(svc.uri()))
+                .call(t -> send(t, "Your order 7741 has shipped."))
+                .rephrased(t -> send(t, "Good news: order 7741 is on its way!"))
+                .effects(box::count)
+                .faultsAt(svc)
+                .run();
+    }
+
+    private static Object send(Object tool, String text) throws Exception {
+        try {
+            return tool.getClass().getMethod("sendEmail", String.class, String.class).invoke(tool, "order-7741", text);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw (Exception) e.getCause();
+        }
+    }
+
+    @Test
+    void aCorrectSendToolPassesAllSixThatApplyInUnderTenSeconds() {
+        Receivers.Mailbox box = new Receivers.Mailbox();
+        FakeHttpService svc = kit.httpService(box).errorAnswer(ERROR_200);
+        Report report = kit.tool(MailTools.class, () -> new MailTools(svc.uri()))
+                .call(t -> t.sendEmail("order-7741", "Your order 7741 has shipped."))
+                .rephrased(t -> t.sendEmail("order-7741", "Good news: order 7741 is on its way!"))
+                .effects(box::count)
+                .faultsAt(svc)
+                .run();
+
+        report.assertPassed();
+        assertThat(report.verdicts()).extracting(Verdict::check).contains(Check.KILL_MID_CALL,
+                Check.DUPLICATE_DELIVERY, Check.ERROR_IN_SUCCESS, Check.SLOW_SUCCESS, Check.RATE_LIMIT);
+        assertThat(report.verdict(Check.KILL_MID_CALL).orElseThrow().happened()).contains("probe found");
+        assertThat(report.millis()).isLessThan(10_000);
+    }
+
+    @Test
+    void aSendWithoutAProbeFailsTheKillCheckNamingTheProbeToAdd() {
+        Report report = mail(BrokenMailTools.NoProbe.class, BrokenMailTools.NoProbe::new, new Receivers.Mailbox());
+
+        Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
+        assertThat(kill.failed()).isTrue();
+        assertThat(kill.tool()).isEqualTo("NoProbe.sendEmail");
+        assertThat(kill.happened()).contains("held for a person").contains("1 effect(s) in all");
+        assertThat(kill.change()).contains("add probe = \"findSendEmail\"");
+        assertThat(report.failures()).extracting(Verdict::check).contains(Check.AUDIT);
+    }
+
+    @Test
+    void aProbeThatNeverFindsFailsTheKillCheckWithTwoEffects() {
+        Report report = mail(BrokenMailTools.BlindProbe.class, BrokenMailTools.BlindProbe::new, new Receivers.Mailbox());
+
+        Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
+        assertThat(kill.failed()).isTrue();
+        assertThat(kill.happened()).contains("probe absent").contains("2 effect(s) in all");
+        assertThat(kill.change()).contains("probe findEmail answered absent");
+        assertThat(report.failures()).anySatisfy(v -> assertThat(v.happened())
+                .contains("probe findEmail answered absent right after the tool's effect landed"));
+    }
+
+    @Test
+    void aKeyBuiltFromTheMessageTextFailsDuplicateDelivery() {
+        Report report = mail(BrokenMailTools.TextKeyed.class, BrokenMailTools.TextKeyed::new, new Receivers.Mailbox());
+
+        Verdict dup = report.verdict(Check.DUPLICATE_DELIVERY).orElseThrow();
+        assertThat(dup.failed()).isTrue();
+        assertThat(dup.tool()).isEqualTo("TextKeyed.sendEmail");
+        assertThat(dup.happened()).contains("2 effect(s)");
+        assertThat(dup.change()).contains("built from [text]");
+        assertThat(report.failures()).anySatisfy(v -> assertThat(v.happened()).contains("@IntentKey is on 'text'"));
+    }
+
+    @Test
+    void aToolWithoutACheckFailsTheErrorIn200Check() {
+        Report report = mail(BrokenMailTools.Unchecked.class, BrokenMailTools.Unchecked::new, new Receivers.Mailbox());
+
+        Verdict err = report.verdict(Check.ERROR_IN_SUCCESS).orElseThrow();
+        assertThat(err.failed()).isTrue();
+        assertThat(err.happened()).contains("ok, returned").contains("mailbox full");
+        assertThat(err.change()).contains("add check = \"checkSendEmail\"");
+        assertThat(report.failures()).extracting(Verdict::check).containsExactly(Check.ERROR_IN_SUCCESS);
+    }
+
+    @Test
+    void aToolThatIgnoresRetryAfterFailsTheRateLimitCheck() {
+        Report report = mail(BrokenMailTools.IgnoresRetryAfter.class, BrokenMailTools.IgnoresRetryAfter::new,
+                new Receivers.Mailbox());
+
+        Verdict rate = report.verdict(Check.RATE_LIMIT).orElseThrow();
+        assertThat(rate.failed()).isTrue();
+        assertThat(rate.happened()).contains("after 2 request(s)");
+        assertThat(rate.change()).contains("called the receiver again right after the 429");
+        assertThat(report.failures()).extracting(Verdict::check).containsExactly(Check.RATE_LIMIT);
+    }
+
+    @Test
+    void aCorrectBatchReportsPerItemAndRetriesOnlyTheRest() {
+        Receivers.Sheet sheet = new Receivers.Sheet();
+        FakeHttpService svc = kit.httpService(sheet);
+        List<RowTools.Row> rows = List.of(new RowTools.Row("r1", "a"), new RowTools.Row("bad-2", "b"),
+                new RowTools.Row("r3", "c"));
+        Report report = kit.tool(RowTools.PerItem.class, () -> new RowTools.PerItem(svc.uri()))
+                .batch(t -> t.writeRows("sheet-1", rows), "bad-2")
+                .effects(sheet::count)
+                .faultsAt(svc)
+                .run();
+
+        report.assertPassed();
+        assertThat(report.verdict(Check.PARTIAL_BATCH).orElseThrow().happened())
+                .contains("the retry sent 0 item(s); 2 effect(s)");
+    }
+
+    @Test
+    void aBatchWithOneOutcomeForAllItemsFailsThePartialBatchCheck() {
+        Receivers.Sheet sheet = new Receivers.Sheet();
+        FakeHttpService svc = kit.httpService(sheet);
+        List<RowTools.Row> rows = List.of(new RowTools.Row("r1", "a"), new RowTools.Row("bad-2", "b"),
+                new RowTools.Row("r3", "c"));
+        Report report = kit.tool(RowTools.OneOutcome.class, () -> new RowTools.OneOutcome(svc.uri()))
+                .batch(t -> t.writeRows("sheet-1", rows), "bad-2")
+                .effects(sheet::count)
+                .faultsAt(svc)
+                .run();
+
+        Verdict batch = report.verdict(Check.PARTIAL_BATCH).orElseThrow();
+        assertThat(batch.failed()).isTrue();
+        assertThat(batch.tool()).isEqualTo("OneOutcome.writeRows");
+        assertThat(batch.change()).contains("reported one outcome for all its items");
+    }
+
+    @Test
+    void aReadToolIsCheckedForErrorsInA200Only() {
+        FakeHttpService svc = kit.httpService(req -> FakeHttpService.Response.ok("{\"price\":12.5}"))
+                .errorAnswer("{\"error\":\"no such sku\"}");
+        Report report = kit.tool(PriceTools.class, () -> new PriceTools(svc.uri()))
+                .call(t -> t.price("sku-1"))
+                .effects(() -> 0)
+                .faultsAt(svc)
+                .run();
+
+        report.assertPassed();
+        assertThat(report.verdict(Check.ERROR_IN_SUCCESS).orElseThrow().result()).isEqualTo(Verdict.Result.PASS);
+        assertThat(report.verdict(Check.KILL_MID_CALL).orElseThrow().result()).isEqualTo(Verdict.Result.SKIPPED);
+    }
+
+    @Test
+    void aFailingRunPrintsNothingAndFailsTheTestWithEveryVerdictSpelledOut() {
+        java.io.PrintStream out = System.out;
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        Report report;
+        try {
+            System.setOut(new java.io.PrintStream(printed, true));
+            System.setErr(new java.io.PrintStream(printed, true));
+            report = mail(BrokenMailTools.NoProbe.class, BrokenMailTools.NoProbe::new, new Receivers.Mailbox());
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+
+        assertThat(printed.toString()).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(report::assertPassed)
+                .hasMessageContaining("NoProbe.sendEmail does not survive")
+                .hasMessageContaining("[1 kill mid-call] NoProbe.sendEmail")
+                .hasMessageContaining("-> add probe = ");
+    }
+}
