@@ -66,6 +66,7 @@ public final class Attempt {
      * is unknown, whatever the exception, because the exception describes one request, not the
      * items sent before it.
      *
+     * <!-- compile: statements | given: interface Row { String id(); } interface Http { static void post(Row r) { } } Row row; -->
      * <pre>{@code
      * Http.post(row);
      * Attempt.current().ifPresent(a -> a.report(Outcome.Item.applied(row.id())));

@@ -37,6 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExamplesCompileTest {
 
     private static final Pattern MARKER = Pattern.compile("<!--\\s*compile:\\s*(members|statements)\\s*(?:\\|\\s*given:(.*?))?-->");
+    /**
+     * An example of a module this one cannot compile against (the test kit): it must be an excerpt of
+     * a file that is compiled and run elsewhere in the build, so it cannot drift from working code.
+     */
+    private static final Pattern EXCERPT = Pattern.compile("<!--\\s*excerpt of:\\s*(\\S+)\\s*-->");
     private static final String IMPORTS = "package examples; import dev.effectful.*; import java.util.*; import java.time.*;";
 
     /** One example: where it is, how to wrap it, its lines as written. */
@@ -123,6 +128,10 @@ class ExamplesCompileTest {
     }
 
     private static Block block(String where, int firstLine, String markerLine, List<String> body) {
+        Matcher e = EXCERPT.matcher(markerLine.trim());
+        if (e.matches()) {
+            return new Block(where, firstLine, "excerpt", e.group(1), body);
+        }
         Matcher m = MARKER.matcher(markerLine.trim());
         if (!m.matches()) {
             return new Block(where, firstLine, "missing", null, body);
@@ -141,12 +150,45 @@ class ExamplesCompileTest {
         for (Block b : blocks) {
             if (b.kind().equals("missing")) {
                 problems.add(b.where() + ":" + (b.firstLine() - 1) + ": no <!-- compile: members|statements --> marker"
-                        + " on the line before the block");
+                        + " (or <!-- excerpt of: FILE -->) on the line before the block");
+                continue;
+            }
+            if (b.kind().equals("excerpt")) {
+                problems.addAll(excerptProblems(root, b));
                 continue;
             }
             problems.addAll(compile(b));
         }
         assertThat(problems).as("examples that do not compile (file:line of the example's own text)").isEmpty();
+    }
+
+    /** Every non-blank line of the block appears, in order, in the file it says it is taken from. */
+    private static List<String> excerptProblems(Path root, Block b) throws IOException {
+        Path file = root.resolve(b.given());
+        if (!Files.isRegularFile(file)) {
+            return List.of(b.where() + ":" + b.firstLine() + ": the excerpt's file " + b.given() + " does not exist");
+        }
+        List<String> source = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .map(ExamplesCompileTest::withoutComment).toList();
+        int at = 0;
+        for (int i = 0; i < b.lines().size(); i++) {
+            String line = withoutComment(b.lines().get(i));
+            if (line.isEmpty()) {
+                continue;
+            }
+            int found = source.subList(at, source.size()).indexOf(line);
+            if (found < 0) {
+                return List.of(b.where() + ":" + (b.firstLine() + i) + ": not in " + b.given() + " (after its line "
+                        + at + "): " + line);
+            }
+            at += found + 1;
+        }
+        return List.of();
+    }
+
+    /** A line as code: an explaining {@code // comment} at its end (after white space) is not part of it. */
+    private static String withoutComment(String line) {
+        return line.replaceFirst("\\s+//\\s.*$", "").strip();
     }
 
     /** A probe an example names is there, with the tool's parameter types: the example would run as written. */
