@@ -130,6 +130,14 @@ public final class CallEngine {
             }
         }
 
+        if (!tool.isRead()) {
+            // a damaged journal record may be this call's earlier attempt: never guessed, held for a person
+            java.util.Optional<String> held = journal.damageHold(task.id(), call.intentKey);
+            if (held.isPresent()) {
+                refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, held.get());
+                return;
+            }
+        }
         boolean batch = tool.batch().isPresent() && !tool.isRead();
         if ((tool.isRead() || task.implicit()) && !batch) {
             startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
