@@ -187,7 +187,7 @@ public final class CallEngine {
         call.startedMillis = System.currentTimeMillis();
         call.startNanos = System.nanoTime();
         JournalRecord intent = base(call, RecordType.INTENT)
-                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis)
+                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis).reentry(call.tool.reentryWord())
                 // rendered only here: a deduplicated or refused call never needs its arguments as JSON
                 .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
         try {

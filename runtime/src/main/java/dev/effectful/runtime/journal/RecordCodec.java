@@ -32,7 +32,7 @@ public final class RecordCodec {
         EFFECT_APPLIED(13, "effect_applied"), RETRY_AFTER_S(14, "retry_after_s"),
         DEADLINE_LEFT_S(15, "deadline_left_s"), MESSAGE(16, "message"), RESULT(17, "result"), PROBE(18, "probe"),
         PID(19, "pid"), THREAD(20, "thread"), DURATION_MS(21, "duration_ms"), ITEM(22, "item"),
-        IDENTITY(23, "identity"), CRC(24, "crc");
+        IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry");
 
         private static final Field[] BY_ID = new Field[32];
         private static final java.util.Map<String, Field> BY_NAME = new java.util.HashMap<>();
@@ -108,6 +108,7 @@ public final class RecordCodec {
         text(w, Field.THREAD, r.thread());
         number(w, Field.DURATION_MS, r.durationMs());
         text(w, Field.ITEM, r.item());
+        text(w, Field.REENTRY, r.reentry());
     }
 
     /** How much of a record {@link #decode} reads. */
@@ -342,6 +343,7 @@ public final class RecordCodec {
                 case THREAD -> b.thread(in.text());
                 case DURATION_MS -> b.durationMs(in.int64());
                 case ITEM -> b.item(in.text());
+                case REENTRY -> b.reentry(in.text());
                 default -> in.skipValue();
             }
         }

@@ -35,6 +35,16 @@ public final class ReentryRules {
     private ReentryRules() {
     }
 
+    /**
+     * Whether the next call of an intent in {@code phase} settles it without a person (runs again,
+     * probes first, or answers from the journal), by this same table; false when it would be held.
+     * For the CLI, which must not list as "a person must act" what the next call sorts out.
+     */
+    public static boolean settlesOnNextCall(Phase phase, EffectKind kind, boolean keyable, boolean hasProbe) {
+        IntentState s = new IntentState(phase, 1, null, 0, -1, 0);
+        return !(decide(s, kind, keyable, hasProbe, "-", 0) instanceof Decision.Refuse);
+    }
+
     /** The table for one item of a batch call. */
     public static Decision decideItem(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe,
                                       String itemKey, long nowMillis) {
