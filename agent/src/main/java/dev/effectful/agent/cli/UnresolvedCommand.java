@@ -52,7 +52,9 @@ final class UnresolvedCommand implements Callable<Integer> {
         } else {
             List<Row> person = rows.stream().filter(r -> !r.intent().settles() || r.state().equals("in-flight")).toList();
             List<Row> settle = rows.stream().filter(r -> r.intent().settles() && !r.state().equals("in-flight")).toList();
-            if (person.isEmpty()) {
+            if (rows.isEmpty()) {
+                cli.out.println("no unresolved intents in " + cli.journalDir());
+            } else if (person.isEmpty()) {
                 cli.out.println("no intents wait for a person in " + cli.journalDir());
             } else {
                 print(person);
