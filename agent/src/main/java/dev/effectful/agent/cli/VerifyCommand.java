@@ -59,9 +59,9 @@ final class VerifyCommand implements Callable<Integer> {
         long unknown = forPerson.stream().filter(r -> r.intent().state() == IntentTable.State.UNKNOWN).count();
         long probeFailed = forPerson.stream().filter(r -> r.intent().state() == IntentTable.State.PROBE_FAILED).count();
         int acknowledgedNow = 0;
-        if (acknowledge && !report.damaged().isEmpty()) {
+        if (acknowledge && !allDamage.isEmpty()) {
             try {
-                acknowledgedNow = DamageAcknowledgements.acknowledge(dir, report.damaged(),
+                acknowledgedNow = DamageAcknowledgements.acknowledge(dir, allDamage,
                         "journal verify --acknowledge by " + System.getProperty("user.name", "?"));
             } catch (IOException e) {
                 throw new CliException(JournalCli.LOOK, "cannot write " + dir.resolve(DamageAcknowledgements.FILE)
@@ -69,12 +69,17 @@ final class VerifyCommand implements Callable<Integer> {
             }
         }
         Set<String> acked = DamageAcknowledgements.read(dir);
-        List<RecordDamage> openDamage = report.damaged().stream().filter(d -> !acked.contains(d.id())).toList();
+        List<RecordDamage> openDamage = allDamage.stream().filter(d -> !acked.contains(d.id())).toList();
         long undecodable = report.unreadable() - report.damaged().size();
         long[] files = cycleFiles(dir);
-        List<String> damagedFiles = damagedFiles(dir);
+        List<RecordDamage> inFiles = new ArrayList<>();
+        List<String> damagedFiles = damagedFiles(dir, inFiles);
+        List<RecordDamage> allDamage = new ArrayList<>(report.damaged());
+        allDamage.addAll(inFiles);
 
-        List<String> problems = new ArrayList<>(damagedFiles);
+        // a file moved aside stays listed, but once its records are acknowledged it no longer fails
+        List<String> problems = new ArrayList<>(damagedFiles.stream().filter(f -> !f.startsWith(ASIDE)
+                || !allAcknowledged(f, inFiles, acked)).toList());
         if (report.damage() != null) {
             problems.add("damaged: " + report.damage());
         }
@@ -122,7 +127,7 @@ final class VerifyCommand implements Callable<Integer> {
                 g.writeNumberField("unchecked", report.unchecked());
                 g.writeNumberField("settle_on_next_call", settles);
                 g.writeArrayFieldStart("damaged_records");
-                for (RecordDamage d : report.damaged()) {
+                for (RecordDamage d : allDamage) {
                     g.writeStartObject();
                     g.writeStringField("id", d.id());
                     g.writeStringField("where", d.where());
@@ -168,9 +173,9 @@ final class VerifyCommand implements Callable<Integer> {
                 t.row("  " + type.word(), table.count(type), "");
             }
             t.row("intent keys", table.size(), "");
-            t.row(cell("damaged records", !openDamage.isEmpty()), report.damaged().size(),
-                    report.damaged().isEmpty() ? "checksum of every record matches"
-                            : (report.damaged().size() - openDamage.size()) + " acknowledged");
+            t.row(cell("damaged records", !openDamage.isEmpty()), allDamage.size(),
+                    allDamage.isEmpty() ? "checksum of every record matches"
+                            : (allDamage.size() - openDamage.size()) + " acknowledged");
             t.row("unchecked records", report.unchecked(), report.unchecked() > 0 ? "written before checksums" : "");
             t.row(cell("undecodable records", undecodable > 0), undecodable, "");
             t.row(cell("incomplete tail", report.incompleteTail() && !live), report.incompleteTail() ? "yes" : "no",
@@ -182,7 +187,7 @@ final class VerifyCommand implements Callable<Integer> {
             t.row("settle on next call", settles, settles > 0 ? "probe, idempotent, keyable create or read" : "");
             t.print(cli.out, cli.style);
             cli.out.println();
-            for (RecordDamage d : report.damaged()) {
+            for (RecordDamage d : allDamage) {
                 cli.out.println((acked.contains(d.id()) ? "acknowledged: " : cli.style.paint("1;31", "DAMAGED: "))
                         + Table.clean(d.describe()));
             }
@@ -214,7 +219,15 @@ final class VerifyCommand implements Callable<Integer> {
      * saying so), and every file a writer moved aside as damaged: each stays a problem until an
      * operator has looked and removed it from the directory.
      */
-    private static List<String> damagedFiles(Path dir) {
+    /** True when the file named in {@code line} had damaged records and every one is acknowledged. */
+    private static boolean allAcknowledged(String line, List<RecordDamage> inFiles, Set<String> acked) {
+        List<RecordDamage> mine = inFiles.stream().filter(d -> line.contains(d.id().split("@")[0])).toList();
+        return !mine.isEmpty() && mine.stream().allMatch(d -> acked.contains(d.id()));
+    }
+
+    private static final String ASIDE = "damaged cycle file moved aside by the writer: ";
+
+    private static List<String> damagedFiles(Path dir, List<RecordDamage> records) {
         List<String> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
             for (Path p : (Iterable<Path>) s.sorted()::iterator) {
@@ -225,11 +238,19 @@ final class VerifyCommand implements Callable<Integer> {
                 }
                 try {
                     CycleFileScan.Result r = CycleFileScan.full(p);
+                    if (aside || r.damaged()) {
+                        // records in a moved file, or hidden by a broken header, are read by no tailer:
+                        // only this scan can name them (a checksum failure in a sound file is the tailer's)
+                        for (CycleFileScan.Bad b : r.damagedRecords()) {
+                            records.add(RecordDamage.inFile(name, b.offset(), b.crc()));
+                        }
+                    }
                     if (aside) {
-                        out.add("damaged cycle file moved aside by the writer: " + (r.damaged() ? r.describe() : name)
+                        out.add(ASIDE + (r.damaged() ? r.describe() : name)
                                 + " (those records were copied into the journal; remove the file once looked at)");
                     } else if (r.damaged()) { // file-level: cut or overwritten headers (records: see the scan)
-                        out.add("damaged cycle file " + r.describe() + "; nothing after it can be read");
+                        out.add("damaged cycle file " + r.describe() + "; Chronicle reads nothing after it"
+                                + " (a writer's next start copies the complete records before and after it)");
                     }
                 } catch (IOException e) {
                     out.add("cannot read cycle file " + name + ": " + e.getMessage());

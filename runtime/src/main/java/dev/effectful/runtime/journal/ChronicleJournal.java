@@ -78,6 +78,9 @@ public final class ChronicleJournal implements Journal {
                 throw e;
             }
             j.damage = salvage.report();
+            for (RecordDamage d : salvage.damagedRecords()) {
+                j.recordDamage.put(Long.MIN_VALUE + j.recordDamage.size(), d); // no queue index: kept apart
+            }
             return j;
         } catch (IOException e) {
             lock.close();

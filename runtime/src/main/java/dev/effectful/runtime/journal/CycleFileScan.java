@@ -43,6 +43,20 @@ public final class CycleFileScan {
     public record Found(long offset, JournalRecord record) {
     }
 
+    /**
+     * A damaged record or region: where it starts, and CRC32C of its bytes as found (names it in an
+     * acknowledgement, see {@link RecordDamage#id()}).
+     */
+    public record Bad(long offset, int crc) {
+        @Override
+        public String toString() {
+            return Long.toString(offset);
+        }
+    }
+
+    /** How far past a zeroed or torn header to look for complete records: more than the largest record. */
+    private static final long RESYNC_LIMIT = 4L << 20;
+
     /** How much of each record to decode. */
     private enum Decode { NONE, LEAN, FULL }
 
@@ -52,10 +66,11 @@ public final class CycleFileScan {
      * @param complete how many complete records come before the damage
      * @param damageAt byte offset of the first damaged document, -1 when the file is sound
      * @param damage   what is wrong there, null when sound
-     * @param damagedRecords byte offsets of records whose checksum fails (decoding scans only)
+     * @param damagedRecords records whose checksum fails (decoding scans only), and regions whose header
+     *                       was zeroed or marked torn with complete records after them (every scan)
      */
     public record Result(Path file, List<Found> records, long complete, long damageAt, String damage,
-                         List<Long> damagedRecords) {
+                         List<Bad> damagedRecords) {
         Result(Path file, List<Found> records, long complete, long damageAt, String damage) {
             this(file, records, complete, damageAt, damage, List.of());
         }
@@ -100,6 +115,8 @@ public final class CycleFileScan {
         List<Long> bad = new ArrayList<>();
         ChecksumWatch watch = new ChecksumWatch();
         long complete = 0;
+        long zeroed = -1;
+        long before = 0;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             Window w = new Window(ch);
@@ -111,11 +128,23 @@ public final class CycleFileScan {
                             + " where a record header should be", bad);
                 }
                 int header = w.intAt(pos);
-                if (header == 0) {
-                    return new Result(file, found, complete, -1, null, bad); // where the writer goes on
-                }
-                if ((header & NOT_COMPLETE) != 0) {
-                    return new Result(file, found, complete, -1, null, bad); // torn by a killed writer; Chronicle skips it too
+                if (header == 0 || (header & NOT_COMPLETE) != 0) {
+                    // where the writer goes on, or a record torn by a killed writer (Chronicle skips it too);
+                    // unless complete records follow: then a header was zeroed or flipped, and Chronicle
+                    // would stop here and hide every record after it without a word
+                    long next = resync(w, pos + 4, size);
+                    if (next < 0) {
+                        return zeroed < 0 ? new Result(file, found, complete, -1, null, bad)
+                                : new Result(file, found, before, zeroed, ZEROED + (complete - before)
+                                + " complete record(s) after it", bad);
+                    }
+                    bad.add(new Bad(pos, crcOf(w, pos, next)));
+                    if (zeroed < 0) {
+                        zeroed = pos;
+                        before = complete;
+                    }
+                    pos = next;
+                    continue;
                 }
                 int length = header & LENGTH_MASK;
                 long end = pos + 4 + length;
@@ -128,7 +157,7 @@ public final class CycleFileScan {
                     return new Result(file, found, complete, pos, "overwritten: no store header at the start of the file", bad);
                 }
                 if (meta && decode != Decode.NONE && !first && looksLikeRecord(w.bytesAt(pos + 4, length))) {
-                    bad.add(pos); // a data record whose header was changed to "metadata"
+                    bad.add(new Bad(pos, crcOf(w, pos, end))); // a data record whose header was changed to "metadata"
                 }
                 if (!meta && decode != Decode.NONE) {
                     DecodedRecord d = decode(w.bytesAt(pos + 4, length), decode == Decode.LEAN);
@@ -137,7 +166,7 @@ public final class CycleFileScan {
                     }
                     d = watch.judge(d);
                     if (d.damaged()) {
-                        bad.add(pos);
+                        bad.add(new Bad(pos, crcOf(w, pos, end)));
                     } else {
                         found.add(new Found(pos, d.record()));
                     }
@@ -149,6 +178,36 @@ public final class CycleFileScan {
                 pos = (end + 3) & ~3L;
             }
         }
+    }
+
+    static final String ZEROED = "overwritten: a record header zeroed or marked torn, with ";
+
+    /**
+     * The offset of the next complete document that holds a checksummed record of ours, looking at
+     * most {@link #RESYNC_LIMIT} bytes on; -1 when there is none (the ordinary end of the records).
+     */
+    private static long resync(Window w, long from, long size) throws IOException {
+        long limit = Math.min(size - 4, from + RESYNC_LIMIT);
+        for (long q = from; q <= limit; q += 4) {
+            int h = w.intAt(q);
+            if (h == 0 || (h & NOT_COMPLETE) != 0) {
+                continue;
+            }
+            int length = h & LENGTH_MASK;
+            if (length < RecordCodec.TRAILER_LENGTH || q + 4 + length > size || length > RESYNC_LIMIT) {
+                continue;
+            }
+            if (looksLikeRecord(w.bytesAt(q + 4, length))) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    private static int crcOf(Window w, long from, long to) throws IOException {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(w.bytesAt(from, (int) (to - from)));
+        return (int) crc.getValue();
     }
 
     private static DecodedRecord decode(byte[] body, boolean lean) {

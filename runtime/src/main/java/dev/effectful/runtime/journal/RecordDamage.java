@@ -23,11 +23,27 @@ public record RecordDamage(String where, long index, boolean attributed, String 
     }
 
     /**
-     * What names this damage in an acknowledgement: the record's index and the CRC of its bytes as
-     * found, so acknowledging it does not also acknowledge a later, different change to it.
+     * Damage found by reading a cycle file byte by byte (a zeroed or torn header with records after it,
+     * or a record in a file a writer moved aside): never acted on, and whose it is is never known.
+     */
+    public static RecordDamage inFile(String fileName, long offset, int crc) {
+        return new RecordDamage(fileName + " byte " + offset, -1, false, null, null, null, crc);
+    }
+
+    /**
+     * What names this damage in an acknowledgement: the record's index (or cycle file and offset) and
+     * the CRC of its bytes as found, so acknowledging it does not also acknowledge a later, different
+     * change to it. A file moved aside keeps its ids: the name is taken up to {@code .cq4}.
      */
     public String id() {
-        return Long.toHexString(index) + ":" + String.format(Locale.ROOT, "%08x", crc);
+        String crc8 = String.format(Locale.ROOT, "%08x", crc);
+        if (index >= 0) {
+            return Long.toHexString(index) + ":" + crc8;
+        }
+        int cut = where.indexOf(".cq4");
+        int sp = where.lastIndexOf(" byte ");
+        String file = cut < 0 ? where.substring(0, Math.max(0, sp)) : where.substring(0, cut + 4);
+        return file + "@" + where.substring(sp + 6) + ":" + crc8;
     }
 
     /** One line for logs and the CLI. */
@@ -35,7 +51,8 @@ public record RecordDamage(String where, long index, boolean attributed, String 
         String whose = attributed
                 ? type + " record of task " + (task == null ? "(none)" : task) + (key == null ? "" : ", intent " + key)
                 : "a record whose task cannot be read";
-        return "damaged record at " + where + " (index " + Long.toHexString(index) + ", id " + id() + "): " + whose
+        return "damaged record at " + where + " (" + (index >= 0 ? "index " + Long.toHexString(index) + ", " : "")
+                + "id " + id() + "): " + whose
                 + "; its bytes changed since they were written (checksum mismatch)";
     }
 }
