@@ -112,7 +112,7 @@ public final class CycleFileScan {
 
     private static Result scan(Path file, Decode decode) throws IOException {
         List<Found> found = new ArrayList<>();
-        List<Long> bad = new ArrayList<>();
+        List<Bad> bad = new ArrayList<>();
         ChecksumWatch watch = new ChecksumWatch();
         long complete = 0;
         long zeroed = -1;
