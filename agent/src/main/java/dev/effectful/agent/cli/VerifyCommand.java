@@ -58,6 +58,10 @@ final class VerifyCommand implements Callable<Integer> {
         long noOutcome = forPerson.stream().filter(r -> r.state().equals("no-outcome")).count();
         long unknown = forPerson.stream().filter(r -> r.intent().state() == IntentTable.State.UNKNOWN).count();
         long probeFailed = forPerson.stream().filter(r -> r.intent().state() == IntentTable.State.PROBE_FAILED).count();
+        List<RecordDamage> inFiles = new ArrayList<>();
+        List<String> damagedFiles = damagedFiles(dir, inFiles);
+        List<RecordDamage> allDamage = new ArrayList<>(report.damaged());
+        allDamage.addAll(inFiles);
         int acknowledgedNow = 0;
         if (acknowledge && !allDamage.isEmpty()) {
             try {
@@ -72,10 +76,6 @@ final class VerifyCommand implements Callable<Integer> {
         List<RecordDamage> openDamage = allDamage.stream().filter(d -> !acked.contains(d.id())).toList();
         long undecodable = report.unreadable() - report.damaged().size();
         long[] files = cycleFiles(dir);
-        List<RecordDamage> inFiles = new ArrayList<>();
-        List<String> damagedFiles = damagedFiles(dir, inFiles);
-        List<RecordDamage> allDamage = new ArrayList<>(report.damaged());
-        allDamage.addAll(inFiles);
 
         // a file moved aside stays listed, but once its records are acknowledged it no longer fails
         List<String> problems = new ArrayList<>(damagedFiles.stream().filter(f -> !f.startsWith(ASIDE)
