@@ -342,16 +342,14 @@ final class IntentTable {
      * decides (READ, IDEMPOTENT): whether a CREATE is keyable or a probe exists is not known then.
      */
     private static boolean settles(State s, String kind, byte declared) {
-        dev.effectful.EffectKind k;
-        try {
-            k = kind == null ? null : dev.effectful.EffectKind.valueOf(kind.toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            k = null;
-        }
-        if (k == null) {
+        if (!s.unresolved || kind == null) {
             return false;
         }
-        return ReentryRules.settlesOnNextCall(s.phase, k, (declared & KEYABLE) != 0, (declared & HAS_PROBE) != 0);
+        String k = kind.toUpperCase(java.util.Locale.ROOT);
+        if ((declared & DECLARED) == 0 && "CREATE".equals(k)) {
+            return false; // keyable or not is not known for a record written before intents said so
+        }
+        return ReentryRules.UnknownEffect.settlesByItself(k, (declared & KEYABLE) != 0, (declared & HAS_PROBE) != 0);
     }
 
     /** Unresolved intents in journal order. */

@@ -36,13 +36,23 @@ public final class ReentryRules {
     }
 
     /**
-     * Whether the next call of an intent in {@code phase} settles it without a person (runs again,
-     * probes first, or answers from the journal), by this same table; false when it would be held.
-     * For the CLI, which must not list as "a person must act" what the next call sorts out.
+     * The table's rule for an intent whose effect nobody knows (intended, unknown, probe failed), on
+     * plain values: the CLI uses it too, and runs without the API classes ({@code EffectKind}) loaded.
      */
-    public static boolean settlesOnNextCall(Phase phase, EffectKind kind, boolean keyable, boolean hasProbe) {
-        IntentState s = new IntentState(phase, 1, null, 0, -1, 0);
-        return !(decide(s, kind, keyable, hasProbe, "-", 0) instanceof Decision.Refuse);
+    public static final class UnknownEffect {
+
+        private UnknownEffect() {
+        }
+
+        /** Without a probe, running again is harmless only for these (READ never gets here in decide). */
+        public static boolean repeatIsHarmless(String kindName, boolean keyable) {
+            return "IDEMPOTENT".equals(kindName) || "READ".equals(kindName) || "CREATE".equals(kindName) && keyable;
+        }
+
+        /** The next call settles it without a person: probes first, or runs again harmlessly. */
+        public static boolean settlesByItself(String kindName, boolean keyable, boolean hasProbe) {
+            return hasProbe || repeatIsHarmless(kindName, keyable);
+        }
     }
 
     /** The table for one item of a batch call. */
@@ -83,7 +93,7 @@ public final class ReentryRules {
                 if (hasProbe) {
                     return new Decision.Probe(s.attempts());
                 }
-                if (kind == EffectKind.IDEMPOTENT || (kind == EffectKind.CREATE && keyable)) {
+                if (UnknownEffect.repeatIsHarmless(kind.name(), keyable)) {
                     return new Decision.Run(next);
                 }
                 return new Decision.Refuse(Status.UNKNOWN, EffectApplied.UNKNOWN, null,
