@@ -3,6 +3,7 @@ package dev.effectful.agent.cli;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Phase;
+import dev.effectful.runtime.reentry.ReentryRules;
 import dev.effectful.runtime.reentry.StateTransitions;
 
 import java.util.ArrayList;
@@ -63,9 +64,14 @@ final class IntentTable {
         }
     }
 
-    /** What the CLI prints about one intent. */
+    /**
+     * What the CLI prints about one intent.
+     *
+     * @param settles the next call of this intent settles it without a person (its tool has a probe,
+     *                or it is IDEMPOTENT, a keyable CREATE or a READ), by the engine's own re-entry table
+     */
     record Intent(String key, String task, String actor, String call, String kind, int attempt, State state,
-                  String probe, long intentIndex) {
+                  String probe, long intentIndex, boolean settles) {
     }
 
     /** One task's line in {@code tasks}. */
@@ -86,7 +92,12 @@ final class IntentTable {
     private byte[] state;
     private byte[] probe;
     private boolean[] textKey;
+    /** From the latest intent record's {@code reentry}: 0 not written (older journal), else 1 | PROBE | KEYABLE. */
+    private byte[] declares;
     private int rows;
+    private static final byte DECLARED = 1;
+    private static final byte HAS_PROBE = 2;
+    private static final byte KEYABLE = 4;
 
     // open-addressing index over hex keys: row + 1, 0 = empty
     private int[] slots;
@@ -123,6 +134,7 @@ final class IntentTable {
         state = new byte[n];
         probe = new byte[n];
         textKey = new boolean[n];
+        declares = new byte[n];
         slots = new int[Integer.highestOneBit(n * 2 - 1) << 1];
     }
 
@@ -149,6 +161,7 @@ final class IntentTable {
         if (r.type() == RecordType.INTENT) {
             attempt[row] = r.attempt();
             intentIndex[row] = index;
+            declares[row] = declares(r.reentry());
             if (t != 0) {
                 taskAttempts[t]++;
             }
@@ -157,6 +170,21 @@ final class IntentTable {
         }
         // the engine's own transition rule, so the CLI never disagrees with what the next call will do
         state[row] = (byte) State.of(StateTransitions.phaseAfter(STATES[state[row]].phase, r)).ordinal();
+    }
+
+    private static byte declares(String reentry) {
+        if (reentry == null) {
+            return 0;
+        }
+        byte d = DECLARED;
+        for (String w : reentry.split(" ")) {
+            if (w.equals("probe")) {
+                d |= HAS_PROBE;
+            } else if (w.equals("keyable")) {
+                d |= KEYABLE;
+            }
+        }
+        return d;
     }
 
     private static byte probeCode(String p) {
@@ -261,6 +289,7 @@ final class IntentTable {
             state = Arrays.copyOf(state, n);
             probe = Arrays.copyOf(probe, n);
             textKey = Arrays.copyOf(textKey, n);
+            declares = Arrays.copyOf(declares, n);
         }
         int r = rows++;
         hi[r] = h;
@@ -301,8 +330,26 @@ final class IntentTable {
         String c = callKind == null ? null : callKind.substring(0, callKind.indexOf('\u0000'));
         String k = callKind == null ? null : callKind.substring(callKind.indexOf('\u0000') + 1);
         int t = task[row];
-        return new Intent(key, tasks.word(t), t == 0 ? null : actors.word(taskActor[t]), c, k == null || k.isEmpty() ? null : k,
-                attempt[row], STATES[state[row]], PROBES[probe[row]], intentIndex[row]);
+        String kind = k == null || k.isEmpty() ? null : k;
+        return new Intent(key, tasks.word(t), t == 0 ? null : actors.word(taskActor[t]), c, kind,
+                attempt[row], STATES[state[row]], PROBES[probe[row]], intentIndex[row],
+                settles(STATES[state[row]], kind, declares[row]));
+    }
+
+    /**
+     * Asks the engine's re-entry table what the next call does. An intent written before records
+     * said what the tool declares (no {@code reentry}) settles by itself only when its kind alone
+     * decides (READ, IDEMPOTENT): whether a CREATE is keyable or a probe exists is not known then.
+     */
+    private static boolean settles(State s, String kind, byte declared) {
+        if (!s.unresolved || kind == null) {
+            return false;
+        }
+        String k = kind.toUpperCase(java.util.Locale.ROOT);
+        if ((declared & DECLARED) == 0 && "CREATE".equals(k)) {
+            return false; // keyable or not is not known for a record written before intents said so
+        }
+        return ReentryRules.UnknownEffect.settlesByItself(k, (declared & KEYABLE) != 0, (declared & HAS_PROBE) != 0);
     }
 
     /** Unresolved intents in journal order. */

@@ -1,9 +1,12 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.ChecksumWatch;
 import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.DecodedRecord;
 import dev.effectful.runtime.journal.JournalFiles;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordCodec;
+import dev.effectful.runtime.journal.RecordDamage;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
@@ -59,12 +62,16 @@ final class JournalReader implements AutoCloseable {
     /**
      * What a pass saw besides the records.
      *
-     * @param unreadable     documents present in the queue that do not decode as a record
+     * @param unreadable     documents present in the queue that do not decode as a record, or whose
+     *                       checksum fails (each of those is also in {@code damaged})
      * @param incompleteTail the last cycle ends in a record whose writer stopped mid-write (kill -9)
      * @param damage         why a part of the journal could not be read (null when all of it was)
      * @param stalled        the pass stopped advancing and was abandoned
+     * @param damaged        every record whose bytes changed since written: where, and whose when known
+     * @param unchecked      records written before records carried checksums (nothing to check them by)
      */
-    record Report(long records, long unreadable, boolean incompleteTail, String damage, boolean stalled) {
+    record Report(long records, long unreadable, boolean incompleteTail, String damage, boolean stalled,
+                  List<RecordDamage> damaged, long unchecked) {
         boolean partial() {
             return damage != null || stalled;
         }
@@ -148,7 +155,8 @@ final class JournalReader implements AutoCloseable {
         if (w.stalled) {
             leakOnClose = true;
         }
-        return new Report(scan.records, scan.unreadable, scan.incompleteTail, scan.damage, w.stalled);
+        return new Report(scan.records, scan.unreadable, scan.incompleteTail, scan.damage, w.stalled,
+                List.copyOf(scan.damaged), scan.unchecked);
     }
 
     /** The newest {@code n} records, oldest first; read backwards so a huge journal costs nothing extra. */
@@ -248,6 +256,9 @@ final class JournalReader implements AutoCloseable {
         volatile long unreadable;
         volatile boolean incompleteTail;
         volatile String damage;
+        volatile long unchecked;
+        final List<RecordDamage> damaged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final ChecksumWatch watch = new ChecksumWatch();
 
         Scan(boolean summaries) {
             this.summaries = summaries;
@@ -270,17 +281,38 @@ final class JournalReader implements AutoCloseable {
                         return;
                     }
                     int cycle = t.cycle();
-                    try (DocumentContext dc = t.readingDocument()) {
+                    // metadata included: a record whose header was damaged into "metadata" is otherwise skipped unseen
+                    try (DocumentContext dc = t.readingDocument(true)) {
                         if (!dc.isPresent()) {
                             atEnd = true;
                             continue; // closes dc first: only then is the read position back at the next header
                         }
                         progress.incrementAndGet();
-                        JournalRecord r = decode(dc, summaries);
-                        if (r == null) {
-                            unreadable++;
+                        if (!dc.isData()) {
+                            if (dc.isMetaData() && RecordCodec.looksLikeRecord(dc.wire())) {
+                                unreadable++;
+                                damaged.add(RecordDamage.of(where(t, dc), dc.index(),
+                                        RecordCodec.decode(dc.wire(), RecordCodec.Mode.FULL).asDamaged()));
+                            }
                             continue;
                         }
+                        String at = where(t, dc);
+                        DecodedRecord d;
+                        try {
+                            d = watch.judge(RecordCodec.decode(dc.wire(),
+                                    summaries ? RecordCodec.Mode.SUMMARY : RecordCodec.Mode.FULL));
+                        } catch (RuntimeException e) {
+                            d = new DecodedRecord(null, DecodedRecord.Integrity.DAMAGED, false, 0);
+                        }
+                        if (d.damaged()) {
+                            unreadable++;
+                            damaged.add(RecordDamage.of(at, dc.index(), d));
+                            continue;
+                        }
+                        if (d.integrity() == DecodedRecord.Integrity.UNCHECKED) {
+                            unchecked++;
+                        }
+                        JournalRecord r = d.record();
                         records++;
                         w.inSink = true;
                         try {
@@ -307,6 +339,15 @@ final class JournalReader implements AutoCloseable {
                 } catch (RuntimeException ignored) {
                     // nothing more to read
                 }
+            }
+        }
+
+        /** Cycle file and byte offset of the document's header; read before decoding it. */
+        private static String where(ExcerptTailer t, DocumentContext dc) {
+            try {
+                return cycleFile(t) + " byte " + (dc.wire().bytes().readPosition() - 4);
+            } catch (RuntimeException e) {
+                return cycleFile(t);
             }
         }
 

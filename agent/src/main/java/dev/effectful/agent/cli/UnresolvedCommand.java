@@ -11,9 +11,11 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "unresolved", mixinStandardHelpOptions = true,
-        description = {"Intents whose effect nobody knows: outcome unknown, probe failed, or intended with no outcome",
-                "(the process died mid-call). Each with task, call, attempt, age, probe result and arguments",
-                "(redacted ones as fingerprints). Exit code 3 when there are any.",
+        description = {"Intents whose effect nobody knows and a person must check: outcome unknown, probe failed, or",
+                "intended with no outcome (the process died mid-call), for tools whose next call would be held.",
+                "Each with task, call, attempt, age, probe result and arguments (redacted ones as fingerprints).",
+                "Exit code 3 when there are any. Listed apart, under \"settle on next call\", and not counted: intents",
+                "the next call settles by itself (the tool has a probe, or is IDEMPOTENT, a keyable CREATE or READ).",
                 "An intent with no outcome yet, written by the writer that is live right now, is shown as in-flight",
                 "and does not count toward exit code 3."})
 final class UnresolvedCommand implements Callable<Integer> {
@@ -23,6 +25,10 @@ final class UnresolvedCommand implements Callable<Integer> {
 
     /** An unresolved intent with what its latest intent record says. */
     record Row(IntentTable.Intent intent, String state, JournalRecord latestIntent) {
+        /** Waits for a person: not the live writer's own call, and not one the next call settles. */
+        boolean needsPerson() {
+            return !state.equals("in-flight") && !intent.settles();
+        }
     }
 
     @Override
@@ -38,15 +44,27 @@ final class UnresolvedCommand implements Callable<Integer> {
             report = reader.scanSummaries(table::accept);
             rows = rows(reader, table);
         }
-        long open = rows.stream().filter(r -> !r.state().equals("in-flight")).count();
+        long open = rows.stream().filter(Row::needsPerson).count();
         if (cli.json) {
             for (Row row : rows) {
                 cli.out.println(json(row));
             }
-        } else if (rows.isEmpty()) {
-            cli.out.println("no unresolved intents in " + cli.journalDir());
         } else {
-            print(rows);
+            List<Row> person = rows.stream().filter(r -> !r.intent().settles() || r.state().equals("in-flight")).toList();
+            List<Row> settle = rows.stream().filter(r -> r.intent().settles() && !r.state().equals("in-flight")).toList();
+            if (rows.isEmpty()) {
+                cli.out.println("no unresolved intents in " + cli.journalDir());
+            } else if (person.isEmpty()) {
+                cli.out.println("no intents wait for a person in " + cli.journalDir());
+            } else {
+                print(person);
+            }
+            if (!settle.isEmpty()) {
+                cli.out.println();
+                cli.out.println("Settle on next call (" + settle.size() + "): the next call of each probes, or runs again"
+                        + " safely (idempotent, keyable create, read); nobody needs to act");
+                table(settle).print(cli.out, cli.style);
+            }
         }
         int code = cli.warn(report);
         return open > 0 ? JournalCli.UNRESOLVED : code;
@@ -69,6 +87,13 @@ final class UnresolvedCommand implements Callable<Integer> {
     }
 
     private void print(List<Row> rows) {
+        table(rows).print(cli.out, cli.style);
+        cli.out.println();
+        cli.out.println("Check each effect at its receiver, then record the verdict:");
+        cli.out.println("  journal resolve KEY --applied yes|no [--note TEXT]   (with the agent's process stopped)");
+    }
+
+    private Table table(List<Row> rows) {
         Table t = new Table("TASK", "CALL", "KIND", "KEY", "ATT>", "STATE", "PROBE", "AGE>", "STARTED", "ARGS");
         for (Row row : rows) {
             IntentTable.Intent i = row.intent();
@@ -81,10 +106,7 @@ final class UnresolvedCommand implements Callable<Integer> {
                     Times.human(started, cli.zone),
                     r == null ? null : Json.compact(r.args(), 80));
         }
-        t.print(cli.out, cli.style);
-        cli.out.println();
-        cli.out.println("Check each effect at its receiver, then record the verdict:");
-        cli.out.println("  journal resolve KEY --applied yes|no [--note TEXT]   (with the agent's process stopped)");
+        return t;
     }
 
     private String json(Row row) {
@@ -103,6 +125,7 @@ final class UnresolvedCommand implements Callable<Integer> {
                 Json.str(g, "attempt_id", r.attemptId());
             }
             g.writeStringField("state", row.state());
+            g.writeBooleanField("settles_on_next_call", row.intent().settles());
             Json.str(g, "probe", i.probe());
             if (r != null && r.started() > 0) {
                 g.writeStringField("started", Times.iso(r.started(), cli.zone));

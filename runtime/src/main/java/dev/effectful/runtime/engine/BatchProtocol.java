@@ -120,7 +120,7 @@ final class BatchProtocol {
         try {
             for (ItemPlan p : plans) {
                 if (p.plan == Plan.SEND) {
-                    JournalRecord intent = engine.base(call, RecordType.INTENT).intentKey(p.key).item(p.id)
+                    JournalRecord intent = engine.base(call, RecordType.INTENT).intentKey(p.key).item(p.id).reentry(call.tool.reentryWord())
                             .attempt(p.attempt).attemptId(attemptId(call, p)).started(call.startedMillis)
                             .budgetLeftS(call.task.leftSeconds())
                             .args(engine.argsRenderer().render(new Object[] {p.item}, new ParamSpec[] {itemSpec})).build();

@@ -186,6 +186,14 @@ public final class CallEngine {
             }
         }
 
+        if (!tool.isRead()) {
+            // a damaged journal record may be this call's earlier attempt: never guessed, held for a person
+            java.util.Optional<String> held = journal.damageHold(task.id(), call.intentKey);
+            if (held.isPresent()) {
+                refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, held.get());
+                return;
+            }
+        }
         boolean batch = tool.batch().isPresent() && !tool.isRead();
         if ((tool.isRead() || task.implicit()) && !batch) {
             startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
@@ -240,7 +248,7 @@ public final class CallEngine {
         call.startedMillis = System.currentTimeMillis();
         call.startNanos = System.nanoTime();
         JournalRecord intent = base(call, RecordType.INTENT)
-                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis)
+                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis).reentry(call.tool.reentryWord())
                 // rendered only here: a deduplicated or refused call never needs its arguments as JSON
                 .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
         try {

@@ -76,6 +76,8 @@ public final class EngineFactory {
                     + (System.nanoTime() - started) / 1_000_000 + " ms");
             access = JournalAccess.of(journal, new JournalHealth(config.journalDir(), config.journalReserveBytes(),
                     JournalAccess.HEALTH_REFRESH_MILLIS));
+            // the replay above reported each damaged record (stderr, once); from now on they hold calls
+            access.holdOnDamage(new DamageHold(config.journalDir(), journal::damagedRecords));
             new IndexCheckpoints(journal, access, store, replayed).start();
             fingerprinter = Fingerprinter.forJournal(config.journalDir());
         } catch (JournalLock.JournalLockedException e) {

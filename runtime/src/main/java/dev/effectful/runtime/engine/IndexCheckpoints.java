@@ -70,6 +70,10 @@ final class IndexCheckpoints implements AutoCloseable {
     /** Writes a snapshot of the index as it stands; package-visible for tests. */
     void writeNow() throws java.io.IOException {
         long started = System.nanoTime();
+        if (access.damageUnacknowledged()) {
+            // a snapshot past a damaged record would let the next start skip it, and with it the hold
+            return;
+        }
         long last = access.settledLastIndex(journal::lastIndex);
         if (last < 0) {
             return;

@@ -41,6 +41,7 @@ public final class JournalAccess {
      */
     private final ReentrantReadWriteLock folding = new ReentrantReadWriteLock();
     private final LongAdder folded = new LongAdder();
+    private volatile DamageHold damageHold;
 
     private JournalAccess(Journal journal, JournalProblem unavailable, JournalHealth health) {
         this.journal = journal;
@@ -130,6 +131,23 @@ public final class JournalAccess {
             return Optional.of(remembered);
         }
         return journal == null ? Optional.empty() : journal.read(index);
+    }
+
+    /** Effectful calls are held while the journal has damaged records nobody acknowledged. */
+    void holdOnDamage(DamageHold hold) {
+        this.damageHold = hold;
+    }
+
+    /** Why an effectful call of {@code task} must be held for a damaged journal record; empty when it may go on. */
+    Optional<String> damageHold(String task, String intentKey) {
+        DamageHold h = damageHold;
+        return h == null ? Optional.empty() : h.holdFor(task, intentKey);
+    }
+
+    /** True while a damaged record holds calls: no index snapshot may cover it then. */
+    boolean damageUnacknowledged() {
+        DamageHold h = damageHold;
+        return h != null && h.unacknowledged();
     }
 
     Journal journal() {

@@ -38,6 +38,8 @@ public final class ChronicleJournal implements Journal {
     private final ThreadLocal<MappedRangeSync> syncs = ThreadLocal.withInitial(MappedRangeSync::new);
     private volatile int lastTightenedCycle = Integer.MIN_VALUE;
     private List<String> damage = List.of();
+    /** Damaged records met by any replay or read, by index: reported once each, never acted on. */
+    private final java.util.Map<Long, RecordDamage> recordDamage = new java.util.concurrent.ConcurrentSkipListMap<>();
 
     /** Chronicle's record header: a 32-bit length-and-state word before the data. */
     private static final int HEADER_BYTES = 4;
@@ -81,6 +83,9 @@ public final class ChronicleJournal implements Journal {
                 throw e;
             }
             j.damage = salvage.report();
+            for (RecordDamage d : salvage.damagedRecords()) {
+                j.recordDamage.put(Long.MIN_VALUE + j.recordDamage.size(), d); // no queue index: kept apart
+            }
             return j;
         } catch (IOException e) {
             lock.close();
@@ -173,7 +178,11 @@ public final class ChronicleJournal implements Journal {
                 if (!dc.isPresent()) {
                     return Optional.empty();
                 }
-                return Optional.ofNullable(RecordCodec.read(dc.wire()));
+                DecodedRecord d = RecordCodec.decode(dc.wire(), RecordCodec.Mode.FULL);
+                if (d.damaged()) {
+                    found(where(tailer, dc), dc.index(), d);
+                }
+                return Optional.ofNullable(d.trusted());
             }
         } catch (RuntimeException e) {
             tailers.remove();
@@ -218,6 +227,8 @@ public final class ChronicleJournal implements Journal {
     }
 
     private boolean replay0(RecordVisitor visitor, boolean lean, long afterIndex) {
+        ChecksumWatch watch = new ChecksumWatch();
+        RecordCodec.Mode mode = lean ? RecordCodec.Mode.INDEX : RecordCodec.Mode.FULL;
         try (ExcerptTailer tailer = queue.createTailer()) {
             if (afterIndex < 0) {
                 tailer.toStart();
@@ -228,28 +239,62 @@ public final class ChronicleJournal implements Journal {
                     if (!first.isPresent() || first.index() != afterIndex) {
                         return false;
                     }
+                    // the record the snapshot ends at sets what the records after it must carry
+                    watch.judge(RecordCodec.decode(first.wire(), RecordCodec.Mode.INDEX));
                 }
             }
             while (true) {
-                try (DocumentContext dc = tailer.readingDocument()) {
+                // metadata included: a data record whose header bit was flipped to "metadata" would
+                // otherwise vanish from every replay without a word
+                try (DocumentContext dc = tailer.readingDocument(true)) {
                     if (!dc.isPresent()) {
                         return true;
                     }
                     if (!dc.isData()) {
+                        if (dc.isMetaData() && RecordCodec.looksLikeRecord(dc.wire())) {
+                            found(where(tailer, dc), dc.index(), RecordCodec.decode(dc.wire(), mode).asDamaged());
+                        }
                         continue;
                     }
-                    JournalRecord r = lean ? RecordCodec.readForIndex(dc.wire()) : RecordCodec.read(dc.wire());
-                    if (r != null) {
-                        visitor.visit(dc.index(), r);
+                    String at = where(tailer, dc);
+                    DecodedRecord d = watch.judge(RecordCodec.decode(dc.wire(), mode));
+                    if (d.damaged()) {
+                        found(at, dc.index(), d);
                     } else {
-                        // not ours or overwritten: skipped, but never without a word
-                        AgentLog.warnOnce("journal-undecodable:" + dir, "journal " + dir + ": a record at index "
-                                + Long.toHexString(dc.index()) + " does not decode (bytes overwritten?) and was"
-                                + " skipped; run 'journal verify'");
+                        visitor.visit(dc.index(), d.record());
                     }
                 }
             }
         }
+    }
+
+    /** Cycle file and byte offset of the document {@code dc} is reading; computed before decoding it. */
+    private static String where(ExcerptTailer tailer, DocumentContext dc) {
+        try {
+            File f = tailer.currentFile();
+            long offset = dc.wire().bytes().readPosition() - 4; // the document's header
+            return (f == null ? "cycle " + tailer.cycle() : f.getName()) + " byte " + offset;
+        } catch (RuntimeException e) {
+            return "cycle " + tailer.cycle();
+        }
+    }
+
+    /**
+     * Remembers a damaged record and says so loudly, once per record: the engine holds or refuses
+     * calls because of it (see {@link #damagedRecords}), and a person must hear why.
+     */
+    private void found(String where, long index, DecodedRecord d) {
+        RecordDamage damage = RecordDamage.of(where, index, d);
+        if (recordDamage.putIfAbsent(index, damage) == null) {
+            AgentLog.errorOnce("journal-record-damage:" + dir + ":" + damage.id(), "journal " + dir + ": "
+                    + damage.describe() + "; its content is not used. Check with: java -jar effectful-agent.jar"
+                    + " journal --dir " + dir + " verify", null);
+        }
+    }
+
+    /** Every damaged record a replay or read of this journal met so far, in index order. */
+    public List<RecordDamage> damagedRecords() {
+        return List.copyOf(recordDamage.values());
     }
 
     /** Cycles (one roll period each) that have a file on disk, oldest first. */
@@ -277,23 +322,31 @@ public final class ChronicleJournal implements Journal {
         return queue.epoch() + ((long) cycle + 1) * queue.rollCycle().lengthInMillis();
     }
 
-    /** Visits every complete record of one cycle, in order, decoded as for the index. */
-    public void replayCycle(int cycle, RecordVisitor visitor) {
+    /**
+     * Visits every sound record of one cycle, in order, decoded as for the index. Returns false when
+     * the cycle holds a damaged record (reported, not visited): its file is evidence a person needs.
+     */
+    public boolean replayCycle(int cycle, RecordVisitor visitor) {
+        boolean sound = true;
         try (ExcerptTailer tailer = queue.createTailer()) {
             if (!tailer.moveToCycle(cycle)) {
-                return;
+                return true;
             }
             while (true) {
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent() || queue.rollCycle().toCycle(dc.index()) != cycle) {
-                        return;
+                        return sound;
                     }
                     if (!dc.isData()) {
                         continue;
                     }
-                    JournalRecord r = RecordCodec.readForIndex(dc.wire());
-                    if (r != null) {
-                        visitor.visit(dc.index(), r);
+                    String at = where(tailer, dc);
+                    DecodedRecord d = RecordCodec.decode(dc.wire(), RecordCodec.Mode.INDEX);
+                    if (d.damaged()) {
+                        found(at, dc.index(), d);
+                        sound = false;
+                    } else {
+                        visitor.visit(dc.index(), d.record());
                     }
                 }
             }

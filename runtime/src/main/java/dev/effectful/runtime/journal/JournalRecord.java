@@ -8,12 +8,15 @@ package dev.effectful.runtime.journal;
  * @param args    JSON object of the arguments (redacted ones as fingerprints)
  * @param result  JSON of the returned value on an ok outcome; null when it could not be stored
  * @param item    the item id of a batch tool's per-item record; null for other records
+ * @param reentry on intent records, what the tool declares that decides a re-entry without a person:
+ *                {@code probe} (it has one) and/or {@code keyable} (a CREATE with an intent key), space
+ *                separated, {@code -} for neither; null when not written (older records, other types)
  */
 public record JournalRecord(RecordType type, String task, String actor, String call, String kind, String intentKey,
                             int attempt, String attemptId, long started, Long budgetLeftS, String args,
                             String outcome, String effectApplied, Long retryAfterS, Long deadlineLeftS,
                             String message, String result, String probe, long pid, String thread, Long durationMs,
-                            String item) {
+                            String item, String reentry) {
 
     public static Builder of(RecordType type) {
         return new Builder(type);
@@ -44,6 +47,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private Long durationMs;
         private String item;
         private java.util.function.UnaryOperator<JournalRecord> finisher;
+        private String reentry;
 
         private Builder(RecordType type) {
             this.type = type;
@@ -70,6 +74,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder thread(String v) { thread = v; return this; }
         public Builder durationMs(Long v) { durationMs = v; return this; }
         public Builder item(String v) { item = v; return this; }
+        public Builder reentry(String v) { reentry = v; return this; }
 
         /** Applied to the record {@link #build} makes: where the caller's redaction rule is enforced. */
         public Builder finishWith(java.util.function.UnaryOperator<JournalRecord> f) { finisher = f; return this; }
@@ -77,7 +82,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public JournalRecord build() {
             JournalRecord r = new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started,
                     budgetLeftS, args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid,
-                    thread, durationMs, item);
+                    thread, durationMs, item, reentry);
             return finisher == null ? r : finisher.apply(r);
         }
     }

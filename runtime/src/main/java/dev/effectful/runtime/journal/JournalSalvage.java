@@ -83,6 +83,21 @@ public final class JournalSalvage {
         return pending.resolveSibling(pending.getFileName().toString().replace(SALVAGING, DAMAGED));
     }
 
+    /**
+     * Every damaged record or region of the moved files, named by the file's final name: none was
+     * copied into the live journal, and what any of them said is unknown, so the engine holds calls.
+     */
+    public List<RecordDamage> damagedRecords() {
+        List<RecordDamage> out = new ArrayList<>();
+        for (Moved m : moved) {
+            String name = damagedName(m.pending()).getFileName().toString();
+            for (CycleFileScan.Bad b : m.scan().damagedRecords()) {
+                out.add(RecordDamage.inFile(name, b.offset(), b.crc()));
+            }
+        }
+        return out;
+    }
+
     /** One loud line per damaged file: which, where, what was kept, where it went. */
     public List<String> report() {
         List<String> lines = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.effectful.runtime.journal;
 
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.wire.ValueIn;
 import net.openhft.chronicle.wire.WireIn;
 import net.openhft.chronicle.wire.WireOut;
@@ -12,6 +13,14 @@ import net.openhft.chronicle.wire.WireOut;
  * <p>On disk each field is a small number ({@link Field#id}), not its name: names were ~40% of
  * every record. The numbers are part of the journal format: never renumber one, only add. Names
  * are still read, so journals written before the numbers stay readable.
+ *
+ * <p>Every record ends in two checksums (CRC32C), both fixed-width so a reader finds the last one
+ * at a known place without decoding: {@code identity} over the record's type, task, intent key and
+ * call as text, and {@code crc} over every byte of the record before the {@code crc} field (the
+ * identity checksum included). A changed byte anywhere in the record fails {@code crc}; whether the
+ * damage spared the fields that say whose record it is, {@code identity} tells (see {@link
+ * DecodedRecord}). Older records have neither and read as {@link DecodedRecord.Integrity#UNCHECKED};
+ * older readers skip both as unknown fields.
  */
 public final class RecordCodec {
 
@@ -22,7 +31,8 @@ public final class RecordCodec {
         BUDGET_LEFT_S(10, "budget_left_s"), ARGS(11, "args"), OUTCOME(12, "outcome"),
         EFFECT_APPLIED(13, "effect_applied"), RETRY_AFTER_S(14, "retry_after_s"),
         DEADLINE_LEFT_S(15, "deadline_left_s"), MESSAGE(16, "message"), RESULT(17, "result"), PROBE(18, "probe"),
-        PID(19, "pid"), THREAD(20, "thread"), DURATION_MS(21, "duration_ms"), ITEM(22, "item");
+        PID(19, "pid"), THREAD(20, "thread"), DURATION_MS(21, "duration_ms"), ITEM(22, "item"),
+        IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry");
 
         private static final Field[] BY_ID = new Field[32];
         private static final java.util.Map<String, Field> BY_NAME = new java.util.HashMap<>();
@@ -54,7 +64,26 @@ public final class RecordCodec {
     private RecordCodec() {
     }
 
+    /** The bytes before the 4 checksum bytes at the end of every checked record: field 24, fixed int32. */
+    private static final byte[] TRAILER = trailerPrefix();
+    /** The whole {@code crc} field: {@link #TRAILER} and the 4 bytes of the checksum. */
+    static final int TRAILER_LENGTH = TRAILER.length + 4;
+
+    static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
     public static void write(JournalRecord r, WireOut w) {
+        Bytes<?> bytes = w.bytes();
+        long start = bytes.writePosition();
+        writeFields(r, w);
+        Scratch s = SCRATCH.get();
+        int identity = s.identity(r);
+        w.writeEventId(Field.IDENTITY.id).fixedInt32(identity);
+        // computed before the field is begun: the receiver expression would run first otherwise
+        int crc = s.crc(bytes, start, bytes.writePosition());
+        w.writeEventId(Field.CRC.id).fixedInt32(crc);
+    }
+
+    private static void writeFields(JournalRecord r, WireOut w) {
         w.writeEventId(Field.TYPE.id).text(r.type().word());
         text(w, Field.TASK, r.task());
         text(w, Field.ACTOR, r.actor());
@@ -79,11 +108,118 @@ public final class RecordCodec {
         text(w, Field.THREAD, r.thread());
         number(w, Field.DURATION_MS, r.durationMs());
         text(w, Field.ITEM, r.item());
+        text(w, Field.REENTRY, r.reentry());
     }
 
-    /** Null when the document is not a record of ours (no known type). */
+    /** How much of a record {@link #decode} reads. */
+    public enum Mode {
+        /** Every field. */
+        FULL,
+        /** What the intent index needs ({@link #readForIndex}). */
+        INDEX,
+        /** All but the bulky free text ({@link #readSummary}). */
+        SUMMARY
+    }
+
+    /**
+     * Reads a record and checks its checksum. A damaged record is decoded as far as it goes (every
+     * field, whatever {@code mode} asks: rare, and whose it is matters more than speed then) and
+     * returned as {@link DecodedRecord.Integrity#DAMAGED}; it never throws.
+     */
+    public static DecodedRecord decode(WireIn w, Mode mode) {
+        Bytes<?> bytes = w.bytes();
+        long start = bytes.readPosition();
+        long end = bytes.readLimit();
+        long checkedEnd = -1;
+        boolean crcOk = false;
+        Scratch s = SCRATCH.get();
+        if (end - start >= TRAILER_LENGTH && hasTrailer(bytes, end - TRAILER_LENGTH)) {
+            checkedEnd = end - TRAILER_LENGTH;
+            crcOk = bytes.readInt(end - 4) == s.crc(bytes, start, checkedEnd);
+        }
+        if (checkedEnd >= 0 && crcOk) {
+            bytes.readLimit(checkedEnd);
+            try {
+                JournalRecord r = read(w, mode == Mode.INDEX, mode == Mode.SUMMARY, null);
+                if (r != null) {
+                    return new DecodedRecord(r, DecodedRecord.Integrity.CHECKED, true, 0);
+                }
+            } catch (RuntimeException e) {
+                // a checksum that matches over bytes that do not decode: a writer's bug, not a disk's;
+                // still damage to whoever reads it
+            } finally {
+                bytes.readLimit(end);
+            }
+        }
+        int found = s.crc(bytes, start, end);
+        if (checkedEnd < 0) {
+            bytes.readPosition(start);
+            try {
+                JournalRecord r = read(w, mode == Mode.INDEX, mode == Mode.SUMMARY, null);
+                if (r != null) {
+                    return new DecodedRecord(r, DecodedRecord.Integrity.UNCHECKED, false, found);
+                }
+            } catch (RuntimeException e) {
+                // falls through: a record of ours that does not decode is damage
+            }
+        }
+        return damaged(w, start, end, found, s);
+    }
+
+    /** Decodes what it can of a damaged record, every field, and checks its identity checksum. */
+    private static DecodedRecord damaged(WireIn w, long start, long end, int found, Scratch s) {
+        Bytes<?> bytes = w.bytes();
+        bytes.readPosition(start);
+        int[] identity = {0, 0}; // {seen, value}
+        JournalRecord r;
+        try {
+            r = read(w, false, false, identity);
+        } catch (RuntimeException e) {
+            r = null;
+        } finally {
+            bytes.readLimit(end);
+        }
+        boolean verified = r != null && identity[0] == 1 && identity[1] == s.identity(r);
+        return new DecodedRecord(r, DecodedRecord.Integrity.DAMAGED, verified, found);
+    }
+
+    /**
+     * True when a document carries a checksummed record of ours that checks: used on documents marked
+     * metadata, which Chronicle writes for itself and never look like this unless a data record's
+     * header was damaged. Reads nothing else; leaves the read position where it was.
+     */
+    public static boolean looksLikeRecord(WireIn w) {
+        Bytes<?> bytes = w.bytes();
+        long start = bytes.readPosition();
+        long end = bytes.readLimit();
+        try {
+            return end - start >= TRAILER_LENGTH && hasTrailer(bytes, end - TRAILER_LENGTH)
+                    && bytes.readInt(end - 4) == SCRATCH.get().crc(bytes, start, end - TRAILER_LENGTH);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean hasTrailer(Bytes<?> bytes, long at) {
+        for (int i = 0; i < TRAILER.length; i++) {
+            if (bytes.readByte(at + i) != TRAILER[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static byte[] trailerPrefix() {
+        Bytes<byte[]> b = Bytes.allocateElasticOnHeap(16);
+        net.openhft.chronicle.wire.Wire w = net.openhft.chronicle.wire.WireType.BINARY_LIGHT.apply(b);
+        w.writeEventId(Field.CRC.id).fixedInt32(0);
+        byte[] all = b.toByteArray();
+        return java.util.Arrays.copyOf(all, all.length - 4);
+    }
+
+    /** Null when the document is not a record of ours (no known type), or is damaged. */
     public static JournalRecord read(WireIn w) {
-        return read(w, false);
+        return decode(w, Mode.FULL).trusted();
     }
 
     /**
@@ -92,7 +228,7 @@ public final class RecordCodec {
      * undecoded. Rebuilding the index reads every record at start, so this is most of its cost.
      */
     public static JournalRecord readForIndex(WireIn w) {
-        return read(w, true, false);
+        return decode(w, Mode.INDEX).trusted();
     }
 
     /**
@@ -100,14 +236,11 @@ public final class RecordCodec {
      * {@code message}, {@code thread}): what a summary of a large journal needs, decoded fast.
      */
     public static JournalRecord readSummary(WireIn w) {
-        return read(w, false, true);
+        return decode(w, Mode.SUMMARY).trusted();
     }
 
-    private static JournalRecord read(WireIn w, boolean lean) {
-        return read(w, lean, false);
-    }
-
-    private static JournalRecord read(WireIn w, boolean lean, boolean summary) {
+    /** {@code identity}, when given, receives {seen, value} of the identity checksum field. */
+    private static JournalRecord read(WireIn w, boolean lean, boolean summary, int[] identity) {
         StringBuilder name = new StringBuilder(16);
         JournalRecord.Builder b = null;
         // type is always written first; anything before it means this is not our record
@@ -143,6 +276,15 @@ public final class RecordCodec {
             }
             if (field == null) {
                 in.skipValue();
+                continue;
+            }
+            if (field == Field.IDENTITY || field == Field.CRC) {
+                if (identity != null && field == Field.IDENTITY) {
+                    identity[0] = 1;
+                    identity[1] = in.int32();
+                } else {
+                    in.skipValue();
+                }
                 continue;
             }
             if (lean) {
@@ -201,6 +343,7 @@ public final class RecordCodec {
                 case THREAD -> b.thread(in.text());
                 case DURATION_MS -> b.durationMs(in.int64());
                 case ITEM -> b.item(in.text());
+                case REENTRY -> b.reentry(in.text());
                 default -> in.skipValue();
             }
         }
@@ -216,6 +359,67 @@ public final class RecordCodec {
     private static void number(WireOut w, Field field, Long value) {
         if (value != null) {
             w.writeEventId(field.id).int64(value);
+        }
+    }
+
+    /**
+     * Per-thread buffers: checksums are computed on a copy of the record's bytes (a heap array is
+     * what {@link java.util.zip.CRC32C} reads fastest) and of its identity fields' text.
+     */
+    static final class Scratch {
+        private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        private byte[] buf = new byte[512];
+
+        int crc(Bytes<?> bytes, long from, long to) {
+            int n = (int) (to - from);
+            if (n > buf.length) {
+                buf = new byte[Math.max(n, buf.length * 2)];
+            }
+            int read = 0;
+            while (read < n) {
+                long got = bytes.read(from + read, buf, read, n - read);
+                if (got <= 0) {
+                    break;
+                }
+                read += (int) got;
+            }
+            crc.reset();
+            crc.update(buf, 0, read);
+            return (int) crc.getValue();
+        }
+
+        int identity(JournalRecord r) {
+            int n = 0;
+            n = put(r.type().word(), n);
+            n = put(r.task(), n);
+            n = put(r.intentKey(), n);
+            n = put(r.call(), n);
+            crc.reset();
+            crc.update(buf, 0, n);
+            return (int) crc.getValue();
+        }
+
+        /** Each char as one byte when ASCII, else two; a null as a lone 0xFF; then a 0 separator. */
+        private int put(String v, int n) {
+            int need = n + 1 + (v == null ? 1 : v.length() * 2);
+            if (need > buf.length) {
+                buf = java.util.Arrays.copyOf(buf, Math.max(need, buf.length * 2));
+            }
+            if (v == null) {
+                buf[n++] = (byte) 0xFF;
+            } else {
+                for (int i = 0; i < v.length(); i++) {
+                    char c = v.charAt(i);
+                    if (c < 0x80) {
+                        buf[n++] = (byte) c;
+                    } else {
+                        buf[n++] = (byte) (c >>> 8 | 0x80);
+                        buf[n++] = (byte) c;
+                    }
+                }
+            }
+            buf[n++] = 0;
+            return n;
         }
     }
 }

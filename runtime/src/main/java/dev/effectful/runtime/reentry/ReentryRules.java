@@ -35,6 +35,26 @@ public final class ReentryRules {
     private ReentryRules() {
     }
 
+    /**
+     * The table's rule for an intent whose effect nobody knows (intended, unknown, probe failed), on
+     * plain values: the CLI uses it too, and runs without the API classes ({@code EffectKind}) loaded.
+     */
+    public static final class UnknownEffect {
+
+        private UnknownEffect() {
+        }
+
+        /** Without a probe, running again is harmless only for these (READ never gets here in decide). */
+        public static boolean repeatIsHarmless(String kindName, boolean keyable) {
+            return "IDEMPOTENT".equals(kindName) || "READ".equals(kindName) || "CREATE".equals(kindName) && keyable;
+        }
+
+        /** The next call settles it without a person: probes first, or runs again harmlessly. */
+        public static boolean settlesByItself(String kindName, boolean keyable, boolean hasProbe) {
+            return hasProbe || repeatIsHarmless(kindName, keyable);
+        }
+    }
+
     /** The table for one item of a batch call. */
     public static Decision decideItem(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe,
                                       String itemKey, long nowMillis) {
@@ -79,7 +99,7 @@ public final class ReentryRules {
                 if (hasProbe) {
                     return new Decision.Probe(s.attempts());
                 }
-                if (kind == EffectKind.IDEMPOTENT || (kind == EffectKind.CREATE && keyable)) {
+                if (UnknownEffect.repeatIsHarmless(kind.name(), keyable)) {
                     return new Decision.Run(next);
                 }
                 return new Decision.Refuse(Status.UNKNOWN, EffectApplied.UNKNOWN, null,

@@ -62,6 +62,10 @@ public final class RetentionSweeper implements AutoCloseable {
                 break; // cycles are in order: every later one is younger still
             }
             Map<String, Long> lastRecordOf = stateRecords(cycle);
+            if (lastRecordOf == null) {
+                kept++; // holds a damaged record: the file is evidence until a person has looked
+                continue;
+            }
             if (lastRecordOf.keySet().stream().anyMatch(k -> store.get(k).isPresent())) {
                 kept++;
                 inKeptFiles.addAll(lastRecordOf.keySet());
@@ -92,16 +96,16 @@ public final class RetentionSweeper implements AutoCloseable {
      * key's age, and every remembered key that is not unresolved has a younger record than any
      * expired cycle, so a cycle with only those is needed by nobody. Counting them kept every cycle
      * in which a held intent was asked again until a person resolved it: the soak saw the journal
-     * grow by a file for each such repeat.
+     * grow by a file for each such repeat. Null when the cycle holds a damaged record.
      */
     private Map<String, Long> stateRecords(int cycle) {
         Map<String, Long> last = new HashMap<>();
-        journal.replayCycle(cycle, (i, r) -> {
+        boolean sound = journal.replayCycle(cycle, (i, r) -> {
             if (r.intentKey() != null && !StateTransitions.agesOnly(r)) {
                 last.put(r.intentKey(), i);
             }
         });
-        return last;
+        return sound ? last : null;
     }
 
     /**
@@ -128,7 +132,7 @@ public final class RetentionSweeper implements AutoCloseable {
         return new JournalRecord(r.type(), r.task(), r.actor(), r.call(), r.kind(), r.intentKey(), r.attempt(),
                 r.attemptId(), r.started(), r.budgetLeftS(), r.args(), r.outcome(), r.effectApplied(), r.retryAfterS(),
                 r.deadlineLeftS(), r.message() == null ? note : r.message() + " (" + note + ")", r.result(), r.probe(),
-                r.pid(), r.thread(), r.durationMs(), r.item());
+                r.pid(), r.thread(), r.durationMs(), r.item(), r.reentry());
     }
 
     public Result lastResult() {

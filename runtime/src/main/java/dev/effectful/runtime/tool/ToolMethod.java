@@ -31,6 +31,14 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
         return KIND_WORDS[kind.ordinal()];
     }
 
+    /** The intent record's {@code reentry} word: what lets a re-entry settle without a person. */
+    public String reentryWord() {
+        if (probe.isPresent()) {
+            return keyable ? "probe keyable" : "probe";
+        }
+        return keyable ? "keyable" : "-";
+    }
+
     public boolean returnsOutcome() {
         return method.getReturnType() == dev.effectful.Outcome.class;
     }
