@@ -415,8 +415,9 @@ public final class ToolCheck<T> {
         int r2;
         faults.arm(new Fault.RateLimit(RATE_LIMIT_SECONDS));
         try (Task t = Task.open(s.taskId, TASK_BUDGET)) {
-            long at = System.nanoTime();
             limited = Seen.of(call, s.view);
+            // Retry-After counts from the answer, as the engine counts it from the attempt's end
+            long at = System.nanoTime();
             faults.disarm();
             r1 = faults.requests();
             early = Seen.of(retry(), s.view);

@@ -26,6 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * jar by their coordinates only and runs a test with {@code -javaagent}. Both nested builds see
  * no network: their one remote is a {@code file://} mirror of this build's local repository,
  * which supplies third-party artifacts and plugins; nothing is ever installed into it.
+ *
+ * <p>Issue 19 the same way: {@code examples/junit-kit} takes {@code effectful-junit} by its
+ * coordinates and runs the kit on its own tools in {@code mvn verify}, with no {@code -javaagent},
+ * on JDK 17 and (when this machine has it) JDK 25.
  */
 class DistributionIT {
 
@@ -53,7 +57,7 @@ class DistributionIT {
 
         long t0 = System.nanoTime();
         Path build = copyBuild(tmp.resolve("build"));
-        mvn(build, settings, scratch, "install", "-Dmaven.test.skip=true", "-pl", "annotations,agent", "-am");
+        mvn(build, settings, scratch, "install", "-Dmaven.test.skip=true", "-pl", "annotations,agent,junit", "-am");
         long t1 = System.nanoTime();
 
         Path installed = scratch.resolve("dev/effectful/effectful-agent/" + VERSION + "/effectful-agent-" + VERSION + ".jar");
@@ -83,6 +87,21 @@ class DistributionIT {
         try (Stream<Path> journal = Files.list(sample.resolve("target/journal"))) {
             assertThat(journal.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith(".cq4"));
         }
+
+        Path kitExample = copyTree(ROOT.resolve("examples/junit-kit"), tmp.resolve("junit-kit"));
+        List<String> jdks = new ArrayList<>(List.of(System.getProperty("java.home")));
+        String jdk25 = System.getProperty("effectful.jdk25.home", "");
+        if (!jdk25.isBlank() && Files.isExecutable(Path.of(jdk25, "bin", "java"))) {
+            jdks.add(jdk25);
+        }
+        for (String jdk : jdks) {
+            long t2 = System.nanoTime();
+            String kitOut = mvnWith(jdk, kitExample, settings, scratch, "clean", "verify");
+            System.out.printf("DistributionIT: examples/junit-kit on %s %d s%n", jdk, (System.nanoTime() - t2) / 1_000_000_000L);
+            assertThat(kitOut).as("the kit ran the example's six-failure test on " + jdk)
+                    .contains("Tests run: 2, Failures: 0, Errors: 0, Skipped: 0")
+                    .doesNotContain("-javaagent");
+        }
     }
 
     /** The modules the install needs, without anyone's target/; the other modules' poms so the reactor reads. */
@@ -91,7 +110,7 @@ class DistributionIT {
             Files.createDirectories(to.resolve(file).getParent());
             Files.copy(ROOT.resolve(file), to.resolve(file));
         }
-        for (String module : List.of("annotations", "runtime", "agent")) {
+        for (String module : List.of("annotations", "runtime", "agent", "junit")) {
             Files.createDirectories(to.resolve(module));
             Files.copy(ROOT.resolve(module + "/pom.xml"), to.resolve(module + "/pom.xml"));
             copyTree(ROOT.resolve(module + "/src/main"), to.resolve(module + "/src/main"));
@@ -115,13 +134,18 @@ class DistributionIT {
 
     /** Runs Maven in {@code dir} against the scratch local repository; fails with its output if it fails. */
     private String mvn(Path dir, Path settings, Path scratch, String... args) throws IOException, InterruptedException {
+        return mvnWith(System.getProperty("java.home"), dir, settings, scratch, args);
+    }
+
+    private String mvnWith(String javaHome, Path dir, Path settings, Path scratch, String... args)
+            throws IOException, InterruptedException {
         String home = System.getProperty("maven.home", "");
         String mvn = home.isBlank() ? "mvn" : Path.of(home, "bin", "mvn").toString();
         List<String> cmd = new ArrayList<>(List.of(mvn, "-B", "-s", settings.toString(), "-Dmaven.repo.local=" + scratch));
         cmd.addAll(List.of(args));
         Path log = Files.createTempFile(tmp, "mvn", ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("JAVA_HOME", javaHome);
         pb.environment().remove("MAVEN_ARGS");
         Process p = pb.start();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {
