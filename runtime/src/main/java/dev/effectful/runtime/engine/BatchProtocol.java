@@ -37,10 +37,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class BatchProtocol {
 
-    private final CallEngine engine;
+    private final CallSteps steps;
 
-    BatchProtocol(CallEngine engine) {
-        this.engine = engine;
+    BatchProtocol(CallSteps steps) {
+        this.steps = steps;
     }
 
     /** Where each item of the call stands before the body runs. */
@@ -74,11 +74,11 @@ final class BatchProtocol {
             try {
                 id = spec.itemId(item);
             } catch (IllegalArgumentException e) {
-                engine.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                steps.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
                 return;
             }
             if (seen.containsKey(id)) {
-                engine.refuse(call, Status.PERMANENT, EffectApplied.NO, null, "two " + spec.noun() + " share the item key '"
+                steps.refuse(call, Status.PERMANENT, EffectApplied.NO, null, "two " + spec.noun() + " share the item key '"
                         + id + "'; the call was not made");
                 return;
             }
@@ -93,10 +93,10 @@ final class BatchProtocol {
             } catch (StoreUnavailableException e) {
                 for (ItemPlan claimed : plans.subList(0, i)) {
                     if (claimed.plan == Plan.SEND) {
-                        engine.store().abandon(claimed.key, claimed.attempt);
+                        steps.store().abandon(claimed.key, claimed.attempt);
                     }
                 }
-                engine.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                steps.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
                 return;
             }
         }
@@ -109,7 +109,7 @@ final class BatchProtocol {
             }
         }
         if (toSend.isEmpty()) {
-            engine.finish(call, complete(call, null, null, false));
+            steps.finish(call, complete(call, null, null, false));
             return;
         }
         call.attempt = attempt;
@@ -120,15 +120,15 @@ final class BatchProtocol {
         try {
             for (ItemPlan p : plans) {
                 if (p.plan == Plan.SEND) {
-                    JournalRecord intent = engine.base(call, RecordType.INTENT).intentKey(p.key).item(p.id).reentry(call.tool.reentryWord())
+                    JournalRecord intent = steps.records().base(call, RecordType.INTENT).intentKey(p.key).item(p.id).reentry(call.tool.reentryWord())
                             .attempt(p.attempt).attemptId(attemptId(call, p)).started(call.startedMillis)
                             .budgetLeftS(call.task.leftSeconds())
-                            .args(engine.argsRenderer().render(new Object[] {p.item}, new ParamSpec[] {itemSpec})).build();
-                    engine.store().apply(engine.journalAccess().append(intent), intent);
+                            .args(steps.argsRenderer().render(new Object[] {p.item}, new ParamSpec[] {itemSpec})).build();
+                    steps.records().appendItemIntent(intent);
                 }
             }
         } catch (JournalUnavailableException e) {
-            engine.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
+            steps.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
             return;
         }
         call.journaled = true;
@@ -137,16 +137,16 @@ final class BatchProtocol {
         call.replacedArgs = replaced;
         call.batchAttempt = new Attempt(call.intentKey, attempt, call.attemptId);
         call.attemptScope = call.batchAttempt.makeCurrent();
-        engine.armDeadline(call);
+        steps.armDeadline(call);
     }
 
     private void decide(Call call, ItemPlan p) {
         ToolMethod tool = call.tool;
         // an item running on another host is waited for, like a whole call; past the budget it is reported
-        Decision d = engine.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task.id(), tool.verb(),
+        Decision d = steps.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task.id(), tool.verb(),
                         tool.kind().name().toLowerCase(java.util.Locale.ROOT)),
                 (state, now) -> ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
-                        p.key, now), call.task.hasBudget() ? call.task.leftNanos() : CallEngine.NO_BUDGET_WAIT_NANOS);
+                        p.key, now), call.task.hasBudget() ? call.task.leftNanos() : Admission.NO_BUDGET_WAIT_NANOS);
         if (d instanceof Decision.Run run) {
             p.plan = Plan.SEND;
             p.attempt = run.attempt();
@@ -169,25 +169,25 @@ final class BatchProtocol {
         Object[] args = call.args.clone();
         args[spec.itemsIndex()] = BatchSpec.sameKind((Collection<?>) call.args[spec.itemsIndex()], List.of(p.item));
         long started = System.currentTimeMillis();
-        ProbeRunner.Result r = engine.probes().run(call.tool, call.self, args);
+        ProbeRunner.Result r = steps.probes().run(call.tool, call.self, args);
         String word = r.word();
         if ("found".equals(word) && r.value() instanceof Outcome<?> o && !foundIn(o, p.id)) {
             word = "absent";
         }
-        JournalRecord.Builder rec = engine.base(call, RecordType.PROBE).intentKey(p.key).item(p.id).attempt(lastAttempt)
+        JournalRecord.Builder rec = steps.records().base(call, RecordType.PROBE).intentKey(p.key).item(p.id).attempt(lastAttempt)
                 .started(started).durationMs(System.currentTimeMillis() - started).probe(word);
         switch (word) {
             case "found" -> {
-                engine.appendAndApply(rec.outcome("ok").effectApplied("yes").build());
+                steps.records().appendAndApply(rec.outcome("ok").effectApplied("yes").build());
                 p.plan = Plan.DONE;
             }
             case "absent" -> {
-                engine.appendAndApply(rec.build());
+                steps.records().appendAndApply(rec.build());
                 p.plan = Plan.SEND;
                 p.attempt = lastAttempt + 1;
             }
             default -> {
-                engine.appendAndApply(rec.outcome("unknown").effectApplied("unknown").message(r.message()).build());
+                steps.records().appendAndApply(rec.outcome("unknown").effectApplied("unknown").message(r.message()).build());
                 p.plan = Plan.HELD;
                 p.reason = "may have applied and the probe failed (" + r.message() + ")";
             }
@@ -214,7 +214,7 @@ final class BatchProtocol {
                 : thrown instanceof ToolOutcomeException toe ? toe.outcome() : null;
         Classification failure = null;
         if (thrown != null && !(thrown instanceof ToolOutcomeException) && !timedOut) {
-            failure = engine.classifier(call).classify(thrown, tool.kind(), tool.overrides());
+            failure = steps.classifier(call).classify(thrown, tool.kind(), tool.overrides());
         }
         Map<String, Outcome.Item> byId = new LinkedHashMap<>();
         if (call.batchAttempt != null) {
@@ -243,7 +243,8 @@ final class BatchProtocol {
                 retryAfter = retryAfter == null ? p.retryAfterS : Math.min(retryAfter, p.retryAfterS);
             }
             if (p.plan == Plan.SEND && call.journaled) {
-                engine.appendAndApply(engine.base(call, RecordType.OUTCOME).intentKey(p.key).item(p.id).attempt(p.attempt)
+                CallRecords records = steps.records();
+                records.appendAndApply(records.base(call, RecordType.OUTCOME).intentKey(p.key).item(p.id).attempt(p.attempt)
                         .attemptId(attemptId(call, p)).started(call.startedMillis).outcome(item.status().word())
                         .effectApplied(item.applied().word()).message(item.reason())
                         .retryAfterS(item.status() == Status.RETRYABLE && failure != null ? failure.retryAfterS() : null)
@@ -261,15 +262,15 @@ final class BatchProtocol {
         Object value = reported != null ? reported.value() : returned;
         Outcome<Object> outcome = new Outcome<>(summary.status(), summary.effect(), call.attemptId, call.intentKey,
                 retryAfter, call.task.leftSeconds(), message, value, all);
-        engine.logLine(call, bodyRan ? "batch attempt " + call.attempt : "batch (nothing to send)",
+        CallRecords.logLine(call, bodyRan ? "batch attempt " + call.attempt : "batch (nothing to send)",
                 summary.status().word(), summary.effect().word(), durationMs);
         if (summary.status() == Status.OK) {
             if (tool.returnsOutcome()) {
-                return engine.shaper().ok(call, outcome, null);
+                return steps.shaper().ok(call, outcome, null);
             }
-            return bodyRan ? engine.shaper().ok(call, outcome, returned) : engine.shaper().okWithoutValue(call, outcome);
+            return bodyRan ? steps.shaper().ok(call, outcome, returned) : steps.shaper().okWithoutValue(call, outcome);
         }
-        return engine.shaper().failure(call, outcome, cause instanceof ToolOutcomeException ? null : cause);
+        return steps.shaper().failure(call, outcome, cause instanceof ToolOutcomeException ? null : cause);
     }
 
     private static Outcome.Item sentItem(ItemPlan p, Outcome.Item reportedItem, Throwable thrown, Outcome<?> reported,

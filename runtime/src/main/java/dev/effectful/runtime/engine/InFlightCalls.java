@@ -24,4 +24,16 @@ final class InFlightCalls {
         running.remove(key, mine);
         mine.complete(result);
     }
+
+    /**
+     * Settles {@code call} with {@code answer} (the body will not run, or has run) and hands the
+     * waiters of its intent what a later repeat would get ({@link Call#forWaiters}) or the same answer.
+     */
+    void finish(Call call, Completion answer) {
+        call.completion = answer;
+        if (call.flight != null) {
+            release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : answer);
+            call.flight = null;
+        }
+    }
 }

@@ -9,15 +9,21 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Calls tool methods through a real {@link CallEngine} on a real journal, the way the advice does
- * (enter, maybe the body, exit), without an agent: for tests of the engine's decisions in one JVM.
+ * Calls tool methods through a real {@link CallEngine} (on a real journal unless the test builds
+ * the engine), the way the advice does (enter, maybe the body, exit), without an agent: for tests
+ * of the engine's decisions in one JVM.
  */
 final class EngineHarness {
 
     final CallEngine engine;
 
     EngineHarness(Path journalDir) {
-        engine = EngineFactory.create(EffectfulConfig.load("journal=" + journalDir));
+        this(EngineFactory.create(EffectfulConfig.load("journal=" + journalDir)));
+    }
+
+    /** Over an engine built by the test, such as {@link InMemoryEngine}'s. */
+    EngineHarness(CallEngine engine) {
+        this.engine = engine;
     }
 
     /** What the caller would get: the value returned, or what is thrown. */

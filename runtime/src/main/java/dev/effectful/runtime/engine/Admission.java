@@ -1,0 +1,225 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.EffectApplied;
+import dev.effectful.Status;
+import dev.effectful.runtime.journal.JournalProblem;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.keys.IntentKeys;
+import dev.effectful.runtime.keys.NotCanonicalException;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.reentry.Decision;
+import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.runtime.tool.ToolMethod;
+import dev.effectful.runtime.values.ArgsRenderer;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The first stage: whether and how a call may go on, in this order. Its task and intent key (a
+ * key that cannot be derived refuses the call); the task's budget (too little left refuses it
+ * before any intent); the same intent running in this process (waited for, never run twice); then
+ * the re-entry table for what the journal knows of the key, which sends the call on to
+ * {@link Execution} (run or probe), {@link Replays} (already done) or {@link Refusals}.
+ */
+final class Admission {
+
+    /** How long a call in a task without a budget waits for the same intent running on another host. */
+    static final long NO_BUDGET_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private final ArgsRenderer argsRenderer;
+    private final IntentStore store;
+    private final InFlightCalls inFlight;
+    private final BatchProtocol batches;
+    /** A person's verdicts handed over by the CLI while this process writes the journal; null: no journal. */
+    private final ResolutionRequests resolutions;
+    /** The paste-ready resolve command held intents name. */
+    private final ResolveHint hint;
+    private final Execution execution;
+    private final Replays replays;
+    private final Refusals refusals;
+    private final CallRecords records;
+    private final VerbOrdinals ordinals = new VerbOrdinals();
+
+    Admission(ArgsRenderer argsRenderer, IntentStore store, InFlightCalls inFlight, BatchProtocol batches,
+              ResolutionRequests resolutions, ResolveHint hint, Execution execution, Replays replays, Refusals refusals,
+              CallRecords records) {
+        this.argsRenderer = argsRenderer;
+        this.store = store;
+        this.inFlight = inFlight;
+        this.batches = batches;
+        this.resolutions = resolutions;
+        this.hint = hint;
+        this.execution = execution;
+        this.replays = replays;
+        this.refusals = refusals;
+        this.records = records;
+    }
+
+    /**
+     * Whether a guarded call whose body runs on this thread ({@code innermost} and what encloses it)
+     * is the same intent: the same verb and the same arguments, or the same key under that call's
+     * task (an implicit task has a new id per call, so the key alone would never match there).
+     */
+    boolean partOfEnclosingCall(Call innermost, ToolMethod tool, Object[] args) {
+        Object[] mine = args == null ? new Object[0] : args;
+        for (Call c = innermost; c != null; c = c.enclosing) {
+            if (!c.tool.verb().equals(tool.verb())) {
+                continue;
+            }
+            try {
+                if (Arrays.deepEquals(mine, c.args) || Arrays.deepEquals(mine, c.replacedArgs)) {
+                    return true;
+                }
+                if (tool.hasIntentKey() && c.intentKey != null) {
+                    ArgsRenderer.KeyParts parts = argsRenderer.keyParts(mine, tool.params());
+                    if (c.intentKey.equals(IntentKeys.derive(c.task.id(), c.task.actor(), tool.verb(), parts.target(),
+                            parts.slot()))) {
+                        return true;
+                    }
+                }
+            } catch (NotCanonicalException | RuntimeException incomparable) {
+                // arguments that cannot be compared are not the same intent; the call is guarded on its own
+            }
+        }
+        return false;
+    }
+
+    /** Admits {@code call}: on return its body may run, or it is answered ({@link Call#bodySkipped}). */
+    void admit(Call call) {
+        if (!keyWithinBudget(call)) {
+            return;
+        }
+        ToolMethod tool = call.tool;
+        TaskContext task = call.task;
+        if (!tool.isRead()) {
+            // a damaged journal record may be this call's earlier attempt: never guessed, held for a person
+            java.util.Optional<String> held = records.damageHold(task.id(), call.intentKey);
+            if (held.isPresent()) {
+                refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, held.get());
+                return;
+            }
+        }
+        boolean batch = tool.batch().isPresent() && !tool.isRead();
+        if ((tool.isRead() || task.implicit()) && !batch) {
+            execution.startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
+            return;
+        }
+        if (!task.implicit()) {
+            CompletableFuture<Completion> mine = new CompletableFuture<>();
+            CompletableFuture<Completion> running = inFlight.claim(call.intentKey, mine);
+            if (running != null) {
+                waitForRunning(call, running);
+                return;
+            }
+            call.flight = mine;
+        }
+        if (batch) {
+            batches.begin(call);
+            return;
+        }
+        if (resolutions != null) {
+            // a verdict given a moment ago must not wait for the watcher's next look
+            resolutions.beforeCall(call.intentKey, tool);
+        }
+        reenter(call);
+    }
+
+    /** Derives the call's task and intent key and checks its budget; false when the call was refused. */
+    private boolean keyWithinBudget(Call call) {
+        ToolMethod tool = call.tool;
+        call.task = TaskContext.current();
+        TaskContext task = call.task;
+        if (task.implicit()) {
+            AgentLog.warnOnce("notask", "tool " + tool.verb() + " was called outside any task: each such call is its"
+                    + " own task, journaled but never deduplicated; open one with Task.open(taskId, budget)");
+        }
+        ArgsRenderer.KeyParts parts;
+        try {
+            parts = argsRenderer.keyParts(call.args, tool.params());
+        } catch (NotCanonicalException e) {
+            refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            return false;
+        }
+        String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());
+        call.intentKey = IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot());
+        // after the key (the refusal names the intent it refused), before any intent is written
+        if (task.hasBudget()) {
+            long left = task.leftNanos();
+            if (left <= 0 || left < TimeUnit.MILLISECONDS.toNanos(tool.floorMillis())) {
+                refusals.refuseOutOfBudget(call, Status.RETRYABLE, EffectApplied.NO,
+                        "task budget exhausted (" + TimeUnit.NANOSECONDS.toMillis(left) + " ms left"
+                                + (tool.floorMillis() > 0 ? ", this call needs " + tool.floorMillis() + " ms" : "")
+                                + "): not started; stop and report to the user");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The re-entry table on what the store knows of the key, claiming it when the call is to run or probe. */
+    private void reenter(Call call) {
+        ToolMethod tool = call.tool;
+        TaskContext task = call.task;
+        Decision d;
+        try {
+            d = store.decideAndClaim(call.intentKey, new IntentStore.IntentMeta(task.id(), tool.verb(),
+                            tool.kindWord()),
+                    (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
+                            call.intentKey, now, hint),
+                    task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
+        } catch (StoreUnavailableException e) {
+            JournalProblem down = new JournalProblem(JournalProblem.Cause.STORE_DOWN, e.getMessage());
+            refusals.refuse(call, down.status(), EffectApplied.NO, down.retryAfterS(), e.getMessage()
+                    + "; the call was not made");
+            return;
+        }
+        if (d instanceof Decision.Run run) {
+            execution.startAttempt(call, run.attempt());
+        } else if (d instanceof Decision.Replay replay) {
+            replays.replay(call, replay);
+        } else if (d instanceof Decision.Refuse r) {
+            refusals.refuse(call, r.status(), r.effect(), r.retryAfterS(), r.message()
+                    + Refusals.beyondBudget(call.task, r.retryAfterS()));
+        } else if (d instanceof Decision.Probe p) {
+            execution.probeThenDecide(call, p.lastAttempt());
+        } else if (d instanceof Decision.Elsewhere e) {
+            refusals.refuseOutOfBudget(call, Status.UNKNOWN, EffectApplied.UNKNOWN, "the same intent is running"
+                    + " on " + e.holder() + " and the task budget ran out while waiting for it; stop and report");
+        }
+    }
+
+    /** The same intent runs in this process: its answer is this call's, within the task's budget. */
+    private void waitForRunning(Call call, CompletableFuture<Completion> running) {
+        long left = call.task.leftNanos();
+        try {
+            Completion c = running.get(left, TimeUnit.NANOSECONDS);
+            if (c == null) {
+                refusals.refuse(call, Status.RETRYABLE, EffectApplied.UNKNOWN, null,
+                        "the same intent failed inside effectful while this call waited for it; retry");
+                return;
+            }
+            call.completion = c;
+            if (c.thrown() == null) {
+                records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis())
+                        .message("answered by the concurrent call of the same intent").build());
+            }
+        } catch (TimeoutException e) {
+            refusals.refuseOutOfBudget(call, Status.UNKNOWN, EffectApplied.UNKNOWN,
+                    "the same intent is still running in this process and the task budget ran out while waiting;"
+                            + " stop and report");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null,
+                    "interrupted while the same intent was running in this process");
+        } catch (ExecutionException e) {
+            refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "the concurrent call failed: " + e.getCause());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.log.LogSink;
+import dev.effectful.runtime.reentry.IntentStore;
+
+import java.util.Optional;
+
+/**
+ * The journal records one call writes, and its log line. Every record of a call starts from
+ * {@link #base}, so the call's {@code @Redact} rule covers each of them; how a failed append is
+ * treated depends on what the record is for (an intent refuses the call, an outcome is logged, a
+ * dedup or refusal marker is best effort).
+ */
+final class CallRecords {
+
+    private final JournalAccess journal;
+    private final IntentStore store;
+
+    CallRecords(JournalAccess journal, IntentStore store) {
+        this.journal = journal;
+        this.store = store;
+    }
+
+    JournalRecord.Builder base(Call call, RecordType type) {
+        JournalRecord.Builder b = JournalRecord.of(type).task(call.task.id())
+                .actor(call.task.actor().isEmpty() ? null : call.task.actor())
+                .call(call.tool.verb()).kind(call.tool.kindWord())
+                .intentKey(call.intentKey);
+        // every record of a call is built here, so here its @Redact rule covers message, result and args
+        return call.redactor.active() ? b.finishWith(call.redactor::record) : b;
+    }
+
+    /** An intent: written and folded into the index, or the call must not run. */
+    void appendIntent(JournalRecord intent) throws JournalUnavailableException {
+        journal.appendAndApply(intent, store);
+    }
+
+    /** A batch item's intent: written, then folded into the index; throws like {@link #appendIntent}. */
+    void appendItemIntent(JournalRecord intent) throws JournalUnavailableException {
+        store.apply(journal.append(intent), intent);
+    }
+
+    /** An outcome or probe record: a failure is logged and leaves the intent unresolved in the journal. */
+    void appendAndApply(JournalRecord r) {
+        try {
+            journal.appendAndApply(r, store);
+        } catch (JournalUnavailableException e) {
+            AgentLog.errorOnce("append:" + r.type(), "could not journal a " + r.type().word() + " record: "
+                    + e.getMessage() + "; the intent stays unresolved in the journal", null);
+        }
+    }
+
+    /** A dedup or refused record: it changes no decision, so a failure is only warned about. */
+    void appendQuietly(JournalRecord r) {
+        try {
+            journal.append(r);
+        } catch (JournalUnavailableException e) {
+            AgentLog.warnOnce("append-aux", "could not journal a " + r.type().word() + " record: " + e.getMessage());
+        }
+    }
+
+    Optional<JournalRecord> read(long index) {
+        return journal.read(index);
+    }
+
+    static void logLine(Call call, String what, String outcome, String effect, long durationMs) {
+        if (!AgentLog.isEnabled(LogSink.Level.INFO)) {
+            return;
+        }
+        AgentLog.info("effectful " + what + " task=" + (call.task == null ? "-" : call.task.id()) + " call="
+                + call.tool.verb() + " kind=" + call.tool.kindWord() + " intent_key="
+                + call.intentKey + (call.attemptId == null ? "" : " attempt_id=" + call.attemptId) + " outcome="
+                + outcome + " effect_applied=" + effect + " duration_ms=" + durationMs);
+    }
+
+    /** Why an effectful call of {@code task} must be held for a damaged journal record; empty when it may go on. */
+    java.util.Optional<String> damageHold(String task, String intentKey) {
+        return journal.damageHold(task, intentKey);
+    }
+}

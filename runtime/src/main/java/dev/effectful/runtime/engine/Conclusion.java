@@ -1,0 +1,145 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.EffectApplied;
+import dev.effectful.EffectKind;
+import dev.effectful.Outcome;
+import dev.effectful.Status;
+import dev.effectful.ToolOutcomeException;
+import dev.effectful.runtime.classify.Classification;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.tool.ToolMethod;
+import dev.effectful.runtime.values.ResultCodec;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The third stage, after the body: classify what happened (the deadline's alarm, the exception, the
+ * tool's {@code check}, its own {@code Outcome}, a returned HTTP response), encode an ok result for
+ * repeats (redacted, or not stored), write the outcome record, and shape what the caller gets.
+ */
+final class Conclusion {
+
+    private final CallSteps steps;
+    private final ResultCodec results;
+    private final Replays replays;
+    /** Null without a local journal: no person's verdict can be handed over then. */
+    private final ResolutionRequests resolutions;
+    private final BatchProtocol batches;
+
+    Conclusion(CallSteps steps, ResultCodec results, Replays replays, ResolutionRequests resolutions,
+               BatchProtocol batches) {
+        this.steps = steps;
+        this.results = results;
+        this.replays = replays;
+        this.resolutions = resolutions;
+        this.batches = batches;
+    }
+
+    Completion conclude(Call call, Object returned, Throwable thrown) {
+        ToolMethod tool = call.tool;
+        if (call.attemptScope != null) {
+            call.attemptScope.close();
+        }
+        boolean timedOut = call.alarm != null && call.alarm.disarm();
+        if (call.items != null) {
+            return batches.conclude(call, returned, thrown, timedOut);
+        }
+        long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos);
+
+        Outcome<Object> outcome;
+        Throwable cause = thrown;
+        if (thrown != null) {
+            outcome = fromThrown(call, thrown, timedOut, durationMs);
+        } else {
+            Throwable checkFailure = checkReturned(tool, call.self, returned);
+            if (checkFailure != null) {
+                cause = checkFailure;
+                outcome = fromThrown(call, checkFailure, false, durationMs);
+            } else if (returned instanceof Outcome<?> own && tool.returnsOutcome()) {
+                outcome = Outcomes.fill(call, own);
+            } else {
+                Classification c = steps.classifier(call).classifyReturned(returned, tool.kind()).orElse(null);
+                outcome = c == null ? Outcomes.of(call, Status.OK, EffectApplied.YES, null, null, null)
+                        : Outcomes.of(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
+            }
+        }
+
+        String beyond = outcome.status() == Status.RETRYABLE ? Refusals.beyondBudget(call.task, outcome.retryAfterS()) : "";
+        if (!beyond.isEmpty()) {
+            outcome = new Outcome<>(outcome.status(), outcome.effectApplied(), outcome.attemptId(), outcome.intentKey(),
+                    outcome.retryAfterS(), outcome.deadlineLeftS(),
+                    (outcome.message() == null ? "retry later" : outcome.message()) + beyond, outcome.value(),
+                    outcome.items());
+        }
+        String resultJson = null;
+        String message = outcome.message();
+        if (outcome.status() == Status.OK) {
+            Object toStore = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
+            ResultCodec.Encoded enc = results.encode(toStore);
+            resultJson = enc.json();
+            if (enc.problem() != null) {
+                message = "result not stored: " + enc.problem();
+            } else if (call.redactor.active() && resultJson != null) {
+                String redacted = call.redactor.result(resultJson);
+                if (!redacted.equals(resultJson)) {
+                    resultJson = redacted;
+                    message = "result stored with its redacted values replaced: a repeat answers without it";
+                    call.forWaiters = replays.heldSecretAnswer(call);
+                }
+            }
+        }
+        CallRecords records = steps.records();
+        JournalRecord rec = records.base(call, RecordType.OUTCOME).attempt(call.attempt).attemptId(call.attemptId)
+                .started(call.startedMillis).outcome(outcome.status().word())
+                .effectApplied(outcome.effectApplied().word()).retryAfterS(outcome.retryAfterS())
+                .deadlineLeftS(call.task.leftSeconds()).message(message).result(resultJson).durationMs(durationMs)
+                .build();
+        if (call.journaled) {
+            records.appendAndApply(rec);
+        }
+        if (resolutions != null && outcome.status() == Status.UNKNOWN) {
+            resolutions.remember(call.intentKey, tool); // so a person's --result can be checked against its type
+        }
+        CallRecords.logLine(call, "attempt " + call.attempt, outcome.status().word(), outcome.effectApplied().word(),
+                durationMs);
+
+        if (outcome.status() == Status.OK) {
+            Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
+            return steps.shaper().ok(call, outcome, value);
+        }
+        return steps.shaper().failure(call, outcome, Outcomes.unwrap(cause));
+    }
+
+    private Outcome<Object> fromThrown(Call call, Throwable thrown, boolean timedOut, long durationMs) {
+        EffectKind kind = call.tool.kind();
+        if (timedOut) {
+            boolean read = kind == EffectKind.READ;
+            return Outcomes.of(call, read ? Status.RETRYABLE : Status.UNKNOWN, read ? EffectApplied.NO : EffectApplied.UNKNOWN,
+                    null, null, "deadline reached after " + durationMs + " ms and the call was interrupted"
+                            + (read ? "" : "; the effect may still land: do not retry, probe or ask"));
+        }
+        Throwable t = Outcomes.unwrap(thrown);
+        if (t instanceof ToolOutcomeException toe) {
+            return Outcomes.fill(call, toe.outcome());
+        }
+        Classification c = steps.classifier(call).classify(t, kind, call.tool.overrides());
+        return Outcomes.of(call, c.status(), c.effect(), c.retryAfterS(), null, c.message());
+    }
+
+    /** The tool's {@code check} on a returned value: what it threw, or null when it passed (or cannot run). */
+    private static Throwable checkReturned(ToolMethod tool, Object self, Object returned) {
+        if (tool.check().isEmpty()) {
+            return null;
+        }
+        try {
+            tool.check().get().invoke(self, returned);
+            return null;
+        } catch (InvocationTargetException e) {
+            return e.getCause();
+        } catch (IllegalAccessException | IllegalArgumentException | NullPointerException e) {
+            return null;
+        }
+    }
+}

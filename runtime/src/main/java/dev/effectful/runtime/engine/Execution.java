@@ -1,0 +1,134 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.Attempt;
+import dev.effectful.EffectApplied;
+import dev.effectful.Outcome;
+import dev.effectful.Status;
+import dev.effectful.runtime.deadline.Interrupter;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.runtime.tool.ToolMethod;
+import dev.effectful.runtime.values.ArgsRenderer;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The second stage: what runs for an admitted call. Either the declared probe (when the last
+ * attempt's effect is unknown), whose answer settles the call or lets it go on; or the body:
+ * its intent is journaled first (an effectful call whose intent cannot be written is refused),
+ * then it runs as the current {@link Attempt} under an alarm at min(task deadline, timeout).
+ */
+final class Execution {
+
+    private final CallRecords records;
+    private final IntentStore store;
+    private final ArgsRenderer argsRenderer;
+    private final Refusals refusals;
+    private final Replays replays;
+    private final ProbeRunner probes;
+    private final OutcomeShaper shaper;
+    private final InFlightCalls inFlight;
+    private final ResolveHint hint;
+    private final Interrupter interrupter = new Interrupter();
+
+    Execution(CallRecords records, IntentStore store, ArgsRenderer argsRenderer, Refusals refusals, Replays replays,
+              ProbeRunner probes, OutcomeShaper shaper, InFlightCalls inFlight, ResolveHint hint) {
+        this.records = records;
+        this.store = store;
+        this.argsRenderer = argsRenderer;
+        this.refusals = refusals;
+        this.replays = replays;
+        this.probes = probes;
+        this.shaper = shaper;
+        this.inFlight = inFlight;
+        this.hint = hint;
+    }
+
+    /** Writes the intent of attempt {@code attempt}; then the body may run, under its deadline. */
+    void startAttempt(Call call, int attempt) {
+        call.attempt = attempt;
+        call.attemptId = call.task.id() + "-" + call.intentKey.substring(0, 8) + "-a" + attempt;
+        call.startedMillis = System.currentTimeMillis();
+        call.startNanos = System.nanoTime();
+        JournalRecord intent = records.base(call, RecordType.INTENT)
+                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis).reentry(call.tool.reentryWord())
+                // rendered only here: a deduplicated or refused call never needs its arguments as JSON
+                .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
+        try {
+            records.appendIntent(intent);
+            call.journaled = true;
+        } catch (JournalUnavailableException e) {
+            if (!call.tool.isRead()) {
+                store.abandon(call.intentKey, attempt);
+                // the cause decides: a journal that is misplaced or damaged is permanent, a full disk passes
+                refusals.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage()
+                        + "; the call was not made");
+                return;
+            }
+            AgentLog.warnOnce("read-unjournaled", "READ calls run unjournaled while " + e.getMessage());
+        }
+        call.attemptScope = new Attempt(call.intentKey, attempt, call.attemptId).makeCurrent();
+        armDeadline(call);
+    }
+
+    /** Interrupts the calling thread at min(task deadline, per-attempt timeout): cancel, don't orphan. */
+    void armDeadline(Call call) {
+        long cap = call.task.leftNanos();
+        if (call.tool.timeoutMillis() > 0) {
+            cap = Math.min(cap, TimeUnit.MILLISECONDS.toNanos(call.tool.timeoutMillis()));
+        }
+        if (cap != Long.MAX_VALUE) {
+            call.alarm = interrupter.arm(Thread.currentThread(), cap);
+        }
+    }
+
+    /** Attempt {@code lastAttempt} may have applied: measure before anything runs again. */
+    void probeThenDecide(Call call, int lastAttempt) {
+        ToolMethod tool = call.tool;
+        long started = System.currentTimeMillis();
+        ProbeRunner.Result r = probes.run(tool, call.self, call.args);
+        JournalRecord.Builder rec = records.base(call, RecordType.PROBE).attempt(lastAttempt).started(started)
+                .durationMs(System.currentTimeMillis() - started).probe(r.word());
+        switch (r.word()) {
+            case "found" -> {
+                if (!r.hasValue()) {
+                    foundWithoutValue(call, rec);
+                    return;
+                }
+                rec.outcome("ok").effectApplied("yes").result(r.json()).message(r.message());
+                records.appendAndApply(rec.build());
+                if (r.json() != null && Redactor.heldSecret(call.redactor.result(r.json()))) {
+                    call.forWaiters = replays.heldSecretAnswer(call);
+                }
+                Outcome<Object> ok = Outcomes.withValue(Outcomes.of(call, Status.OK, EffectApplied.YES, null, null,
+                        "an earlier attempt had applied: the probe found it"), r.value());
+                inFlight.finish(call, shaper.ok(call, ok, r.value()));
+                CallRecords.logLine(call, "probe found", "ok", "yes", 0);
+            }
+            case "absent" -> {
+                records.appendAndApply(rec.build());
+                startAttempt(call, lastAttempt + 1);
+            }
+            default -> {
+                rec.outcome("unknown").effectApplied("unknown").message(r.message());
+                records.appendAndApply(rec.build());
+                refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "attempt " + lastAttempt
+                        + " may have applied and the probe failed (" + r.message() + "): not run again; retry later or"
+                        + " ask a person to resolve it; " + hint.sentence(call.intentKey));
+            }
+        }
+    }
+
+    /** A probe that says only "applied" (true, or any value for a void tool): answered like a dedup without a stored result. */
+    private void foundWithoutValue(Call call, JournalRecord.Builder rec) {
+        Outcome<Object> noValue = Outcomes.okWithoutValue(call, "already done: an earlier attempt had applied (the"
+                + " probe found it); the original result was not stored (" + ProbeRunner.NO_VALUE + ")");
+        records.appendAndApply(rec.outcome("ok").effectApplied("yes").message(noValue.message()).build());
+        inFlight.finish(call, shaper.okWithoutValue(call, noValue));
+        CallRecords.logLine(call, "probe found", "ok", "yes", 0);
+    }
+}
