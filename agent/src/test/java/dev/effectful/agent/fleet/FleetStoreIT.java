@@ -2,8 +2,8 @@ package dev.effectful.agent.fleet;
 
 import dev.effectful.EffectKind;
 import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.fleet.PostgresIntentStore;
-import dev.effectful.runtime.fleet.PostgresJournalView;
+import dev.effectful.store.postgres.PostgresIntentStore;
+import dev.effectful.store.postgres.PostgresJournalView;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Decision;

@@ -16,7 +16,7 @@ import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.keys.IntentKeys;
-import dev.effectful.runtime.keys.NotCanonicalException;
+import dev.effectful.runtime.json.NotCanonicalException;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
 import dev.effectful.runtime.reentry.Decision;

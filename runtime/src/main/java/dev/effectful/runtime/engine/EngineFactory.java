@@ -2,7 +2,7 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.fleet.PostgresIntentStore;
+import dev.effectful.store.postgres.PostgresIntentStore;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalFiles;
 import dev.effectful.runtime.journal.Journal;
@@ -16,7 +16,7 @@ import dev.effectful.runtime.reentry.IndexSnapshot;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 import dev.effectful.runtime.reentry.RetentionSweeper;
 import dev.effectful.runtime.values.ArgsRenderer;
-import dev.effectful.runtime.values.JsonMappers;
+import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;

@@ -1,4 +1,4 @@
-package dev.effectful.runtime.fleet;
+package dev.effectful.store.postgres;
 
 import dev.effectful.runtime.config.EffectfulConfig;
 

@@ -1,4 +1,4 @@
-package dev.effectful.runtime.values;
+package dev.effectful.runtime.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;

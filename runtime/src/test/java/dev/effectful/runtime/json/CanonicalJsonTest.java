@@ -1,4 +1,4 @@
-package dev.effectful.runtime.keys;
+package dev.effectful.runtime.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

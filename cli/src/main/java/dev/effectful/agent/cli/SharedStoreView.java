@@ -1,7 +1,7 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.fleet.PostgresJournalView;
+import dev.effectful.store.postgres.PostgresJournalView;
 
 import java.sql.SQLException;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.effectful.runtime.keys;
+package dev.effectful.runtime.json;
 
 /**
  * A value has no deterministic JSON rendering, so it cannot be part of an intent key: two calls
