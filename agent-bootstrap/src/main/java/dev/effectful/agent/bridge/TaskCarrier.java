@@ -1,22 +1,21 @@
 package dev.effectful.agent.bridge;
 
-import dev.effectful.Task;
-
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.FutureTask;
 
 /**
- * Carries the current {@link Task} from the thread that submits work to the thread that runs it.
+ * Carries the current {@code dev.effectful.Task} from the thread that submits work to the thread that runs it.
  * Called from advice inlined into {@code java.base} executors, so it lives on the bootstrap path
  * and uses JDK types only.
  *
- * <p>Plain runnables and callables are wrapped with {@link Task#wrap}. A {@link ForkJoinTask} or
+ * <p>Plain runnables and callables are wrapped with {@code Task.wrap}. A {@link ForkJoinTask} or
  * {@link FutureTask} is not: a pool runs the very object it was given and applications rely on
  * that identity ({@code afterExecute(r, t)} checking {@code r instanceof Future}, {@code join()} on a
  * forked task), so the task is remembered against the object here and bound around its run.
@@ -28,7 +27,7 @@ public final class TaskCarrier {
     /** Returned by {@link #enter} when a task was bound over a thread that had none. */
     private static final Object NONE = new Object();
 
-    private static final ConcurrentHashMap<Key, Task> CAPTURED = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Key, Object> CAPTURED = new ConcurrentHashMap<>();
     private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
 
     private TaskCarrier() {
@@ -40,7 +39,7 @@ public final class TaskCarrier {
             capture(work);
             return work;
         }
-        return Task.wrap(work);
+        return TaskApi.wrap(work);
     }
 
     /** For a {@code ForkJoinPool}, which runs a {@code ForkJoinTask} given to it as itself. */
@@ -49,12 +48,12 @@ public final class TaskCarrier {
             capture(work);
             return work;
         }
-        return Task.wrap(work);
+        return TaskApi.wrap(work);
     }
 
     /** Remembers the caller's task for {@code work}, to be bound when it runs. No task: nothing. */
     public static void capture(Object work) {
-        Task task = Task.current().orElse(null);
+        Object task = TaskApi.current();
         if (task == null || work == null) {
             return;
         }
@@ -71,18 +70,18 @@ public final class TaskCarrier {
         if (CAPTURED.isEmpty()) {
             return null;
         }
-        Task task = CAPTURED.remove(new Key(work, null));
+        Object task = CAPTURED.remove(new Key(work, null));
         if (task == null) {
             return null;
         }
-        Task before = Binder.bind(task);
+        Object before = TaskApi.bind(task);
         return before == null ? NONE : before;
     }
 
     /** Restores what the thread had before {@link #enter}. */
     public static void exit(Object token) {
         if (token != null) {
-            Binder.restore(token == NONE ? null : (Task) token);
+            TaskApi.restore(token == NONE ? null : token);
         }
     }
 
@@ -124,37 +123,76 @@ public final class TaskCarrier {
     }
 
     /**
-     * Task keeps its thread-local private so applications cannot corrupt it; the carrier, in the
-     * same (bootstrap unnamed) module, reaches its bind/restore pair through a private lookup.
+     * The API's {@code Task}, reached through method handles: this class is built with nothing but
+     * the JDK on its class path (module agent-bootstrap), so a stray dependency cannot creep into the
+     * bootstrap loader. The handles are resolved once, from this class's own loader, which is where
+     * the API lives next to it (the bootstrap loader, or the system loader in tests). Task keeps its
+     * thread-local private so applications cannot corrupt it; the carrier, in the same (bootstrap
+     * unnamed) module, reaches its bind/restore pair through a private lookup.
      */
-    private static final class Binder {
+    private static final class TaskApi {
+        private static final MethodHandle CURRENT;
+        private static final MethodHandle WRAP;
         private static final MethodHandle BIND;
         private static final MethodHandle RESTORE;
 
         static {
             try {
-                MethodHandles.Lookup l = MethodHandles.privateLookupIn(Task.class, MethodHandles.lookup());
-                BIND = l.findStatic(Task.class, "bind", MethodType.methodType(Task.class, Task.class));
-                RESTORE = l.findStatic(Task.class, "restore", MethodType.methodType(void.class, Task.class));
+                Class<?> task = Class.forName("dev.effectful.Task", false, TaskCarrier.class.getClassLoader());
+                MethodHandles.Lookup l = MethodHandles.privateLookupIn(task, MethodHandles.lookup());
+                CURRENT = l.findStatic(task, "current", MethodType.methodType(Optional.class));
+                WRAP = l.findStatic(task, "wrap", MethodType.methodType(Runnable.class, Runnable.class));
+                BIND = l.findStatic(task, "bind", MethodType.methodType(task, task))
+                        .asType(MethodType.methodType(Object.class, Object.class));
+                RESTORE = l.findStatic(task, "restore", MethodType.methodType(void.class, task))
+                        .asType(MethodType.methodType(void.class, Object.class));
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
         }
 
-        static Task bind(Task task) {
+        /** The caller's task, or null. */
+        static Object current() {
             try {
-                return (Task) BIND.invokeExact(task);
+                return ((Optional<?>) CURRENT.invokeExact()).orElse(null);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        }
+
+        static Runnable wrap(Runnable work) {
+            try {
+                return (Runnable) WRAP.invokeExact(work);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        }
+
+        static Object bind(Object task) {
+            try {
+                return (Object) BIND.invokeExact(task);
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
         }
 
-        static void restore(Task before) {
+        static void restore(Object before) {
             try {
                 RESTORE.invokeExact(before);
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
+        }
+
+        /** What Task itself throws (a null work, say) reaches the caller as it would without the handle. */
+        private static RuntimeException rethrow(Throwable t) {
+            if (t instanceof RuntimeException r) {
+                throw r;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            throw new IllegalStateException(t);
         }
     }
 }

@@ -91,7 +91,7 @@ class DistributionIT {
             Files.createDirectories(to.resolve(file).getParent());
             Files.copy(ROOT.resolve(file), to.resolve(file));
         }
-        for (String module : List.of("annotations", "runtime", "agent")) {
+        for (String module : List.of("annotations", "runtime", "agent-bootstrap", "store-postgres", "cli", "agent")) {
             Files.createDirectories(to.resolve(module));
             Files.copy(ROOT.resolve(module + "/pom.xml"), to.resolve(module + "/pom.xml"));
             copyTree(ROOT.resolve(module + "/src/main"), to.resolve(module + "/src/main"));

@@ -66,7 +66,7 @@ public final class JournalCli implements Callable<Integer> {
     String store;
 
     boolean sharedStore() {
-        return "postgres".equalsIgnoreCase(store);
+        return !"local".equalsIgnoreCase(store) && SharedStoreView.exists(store);
     }
 
     final PrintStream out;

@@ -1,9 +1,11 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.store.postgres.PostgresJournalView;
+import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.IntentStoreProviders;
+import dev.effectful.runtime.store.StoreView;
 
-import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -18,19 +20,26 @@ final class SharedStoreView {
     private SharedStoreView() {
     }
 
-    static PostgresJournalView open() throws CliException {
+    /** The provider of {@code --store KIND}, if a bundled module has one; else the local journal is read. */
+    static boolean exists(String kind) {
+        return IntentStoreProviders.find(kind).isPresent();
+    }
+
+    static StoreView open(String kind) throws CliException {
+        IntentStoreProvider provider = IntentStoreProviders.find(kind)
+                .orElseThrow(() -> new CliException(JournalCli.USAGE, "no store " + kind + " in this build"));
         try {
-            return PostgresJournalView.open(EffectfulConfig.load("store=postgres").store());
+            return provider.openView(EffectfulConfig.load("store=" + provider.kind()).store());
         } catch (IllegalArgumentException e) {
             throw new CliException(JournalCli.USAGE, e.getMessage());
         }
     }
 
     static int tasks(JournalCli cli) throws CliException {
-        try (PostgresJournalView view = open()) {
-            List<PostgresJournalView.TaskLine> rows = view.tasks();
+        try (StoreView view = open(cli.store)) {
+            List<StoreView.TaskLine> rows = view.tasks();
             Table out = new Table("TASK", "INTENTS>", "ATTEMPTS>", "OK>", "UNRESOLVED>", "LAST ACTIVITY");
-            for (PostgresJournalView.TaskLine t : rows) {
+            for (StoreView.TaskLine t : rows) {
                 if (cli.json) {
                     cli.out.println(Json.line(g -> {
                         g.writeStringField("task", t.task());
@@ -49,17 +58,17 @@ final class SharedStoreView {
                 out.print(cli.out, cli.style);
             }
             return JournalCli.OK;
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
 
     static int unresolved(JournalCli cli) throws CliException {
-        try (PostgresJournalView view = open()) {
-            List<PostgresJournalView.Unresolved> rows = view.unresolved();
+        try (StoreView view = open(cli.store)) {
+            List<StoreView.Unresolved> rows = view.unresolved();
             Table out = new Table("INTENT KEY", "TASK", "CALL", "KIND", "STATE", "ATTEMPTS>", "HOST", "PID>", "UPDATED");
             int waiting = 0;
-            for (PostgresJournalView.Unresolved u : rows) {
+            for (StoreView.Unresolved u : rows) {
                 waiting += u.running() ? 0 : 1;
                 String state = u.running() ? "in-flight" : u.phase();
                 if (cli.json) {
@@ -83,13 +92,13 @@ final class SharedStoreView {
                 out.print(cli.out, cli.style);
             }
             return waiting > 0 ? JournalCli.UNRESOLVED : JournalCli.OK;
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
 
     static int resolve(JournalCli cli, String key, boolean applied, String note) throws CliException {
-        try (PostgresJournalView view = open()) {
+        try (StoreView view = open(cli.store)) {
             return switch (view.resolve(key, applied, note)) {
                 case RESOLVED -> {
                     cli.out.println("resolved " + key + " in the shared store: applied " + (applied ? "yes" : "no"));
@@ -99,12 +108,12 @@ final class SharedStoreView {
                 case STILL_RUNNING -> throw new CliException(JournalCli.REFUSED, "intent " + key
                         + " is still claimed by a live host (its lease has not expired); resolve it once that call ends");
             };
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
 
-    private static CliException unavailable(SQLException e) {
+    private static CliException unavailable(StoreUnavailableException e) {
         return new CliException(JournalCli.USAGE, "shared store unavailable: " + e.getMessage());
     }
 }

@@ -43,7 +43,7 @@ import java.util.concurrent.TimeoutException;
  * <p>Never throws to the advice: an internal failure refuses an effectful call (its intent could
  * not be journaled, so it must not run) and lets a READ call run untouched.
  */
-public final class CallEngine {
+public final class CallEngine implements AutoCloseable {
 
     private final EffectfulConfig config;
     private final JournalAccess journal;
@@ -63,6 +63,8 @@ public final class CallEngine {
     /** A person's verdicts handed over by the CLI while this process writes the journal; null: no journal. */
     private final ResolutionRequests resolutions;
     private final BodiesOnThread bodies = new BodiesOnThread();
+    /** The background threads this engine started; stopped by {@link #close}. */
+    private final EngineResources owned = new EngineResources();
     /** How long a call in a task without a budget waits for the same intent running on another host. */
     static final long NO_BUDGET_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -80,6 +82,10 @@ public final class CallEngine {
         this.hint = local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
         this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
                 inFlight::isRunning) : null;
+        owned.own(interrupter);
+        if (resolutions != null) {
+            owned.own(resolutions);
+        }
     }
 
     /** Starts watching for resolutions given with {@code journal resolve} while this process runs. */
@@ -738,5 +744,19 @@ public final class CallEngine {
 
     public Journal journal() {
         return journal.journal();
+    }
+
+    /** Hands over something this engine's builder started for it, to be stopped by {@link #close}. */
+    void own(AutoCloseable resource) {
+        owned.own(resource);
+    }
+
+    /**
+     * Stops the engine's background threads (and a shared store's). The journal stays open: it
+     * belongs to whoever opened it, and calls still under way finish their records.
+     */
+    @Override
+    public void close() {
+        owned.close();
     }
 }

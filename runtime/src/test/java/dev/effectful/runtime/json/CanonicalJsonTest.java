@@ -3,6 +3,7 @@ package dev.effectful.runtime.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.effectful.runtime.keys.Fingerprinter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -1,12 +1,13 @@
 package dev.effectful.store.postgres;
 
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.runtime.store.StoreView;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * The journal CLI's view of the shared store ({@code journal --store postgres ...}): the fleet's
  * tasks, its unresolved intents, and a person's resolution, which every host then obeys.
  */
-public final class PostgresJournalView implements AutoCloseable {
+public final class PostgresJournalView implements StoreView {
 
     private final PgConnections db;
     private final long timeoutMillis;
@@ -32,18 +33,8 @@ public final class PostgresJournalView implements AutoCloseable {
         return new PostgresJournalView(cfg);
     }
 
-    /** One line per task, newest activity first. */
-    public record TaskLine(String task, int intents, int attempts, int ok, int unresolved, Instant lastActivity) {
-    }
-
-    /** An intent nobody knows the end of; {@code running} when a live lease says its call is still going. */
-    public record Unresolved(String intentKey, String task, String call, String kind, String phase, int attempts,
-                             String host, long pid, boolean running, Instant updated) {
-    }
-
-    public enum Resolution { RESOLVED, NO_SUCH_INTENT, STILL_RUNNING }
-
-    public List<TaskLine> tasks() throws SQLException {
+    @Override
+    public List<TaskLine> tasks() {
         return query("SELECT task, count(*), coalesce(sum(attempts), 0),"
                 + " count(*) FILTER (WHERE phase IN ('ok', 'resolved_applied')),"
                 + " count(*) FILTER (WHERE phase IN ('intended', 'unknown', 'probe_failed')), max(updated_at)"
@@ -52,7 +43,8 @@ public final class PostgresJournalView implements AutoCloseable {
                 rs.getTimestamp(6).toInstant()));
     }
 
-    public List<Unresolved> unresolved() throws SQLException {
+    @Override
+    public List<Unresolved> unresolved() {
         return query("SELECT intent_key, task, call, kind, phase, attempts, host, coalesce(pid, 0),"
                 + " coalesce(lease_until > now(), false), updated_at FROM effectful_intents"
                 + " WHERE phase IN ('intended', 'unknown', 'probe_failed') ORDER BY updated_at", null, rs -> new Unresolved(
@@ -60,8 +52,16 @@ public final class PostgresJournalView implements AutoCloseable {
                 rs.getString(7), rs.getLong(8), rs.getBoolean(9), rs.getTimestamp(10).toInstant()));
     }
 
-    /** A person's verdict; refused while a live lease says the call may still be running. */
-    public Resolution resolve(String intentKey, boolean applied, String note) throws SQLException {
+    @Override
+    public Resolution resolve(String intentKey, boolean applied, String note) {
+        try {
+            return resolveOrThrow(intentKey, applied, note);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private Resolution resolveOrThrow(String intentKey, boolean applied, String note) throws SQLException {
         Connection c = borrow();
         boolean healthy = false;
         try {
@@ -98,7 +98,20 @@ public final class PostgresJournalView implements AutoCloseable {
         T read(ResultSet rs) throws SQLException;
     }
 
-    private <T> List<T> query(String sql, String arg, Row<T> row) throws SQLException {
+    private <T> List<T> query(String sql, String arg, Row<T> row) {
+        try {
+            return queryOrThrow(sql, arg, row);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** The CLI shows the driver's own words: they say what is wrong (refused, authentication, timeout). */
+    private static StoreUnavailableException unavailable(SQLException e) {
+        return new StoreUnavailableException(e.getMessage(), e);
+    }
+
+    private <T> List<T> queryOrThrow(String sql, String arg, Row<T> row) throws SQLException {
         Connection c = borrow();
         boolean healthy = false;
         try {
