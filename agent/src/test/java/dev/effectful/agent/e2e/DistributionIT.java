@@ -87,7 +87,7 @@ class DistributionIT {
 
     /** The modules the install needs, without anyone's target/; the other modules' poms so the reactor reads. */
     private static Path copyBuild(Path to) throws IOException {
-        for (String file : List.of("pom.xml", "LICENSE", "NOTICE", "demo-app/pom.xml", "bench/pom.xml")) {
+        for (String file : List.of("pom.xml", "LICENSE", "NOTICE", "junit/pom.xml", "demo-app/pom.xml", "bench/pom.xml")) {
             Files.createDirectories(to.resolve(file).getParent());
             Files.copy(ROOT.resolve(file), to.resolve(file));
         }
