@@ -2,8 +2,7 @@ package dev.effectful.agent.fleet;
 
 import dev.effectful.EffectKind;
 import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.fleet.PostgresIntentStore;
-import dev.effectful.runtime.fleet.PostgresJournalView;
+import dev.effectful.store.postgres.PostgresIntentStore;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Decision;
@@ -11,6 +10,8 @@ import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 import dev.effectful.runtime.reentry.ReentryRules;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.runtime.store.IntentStoreProviders;
+import dev.effectful.runtime.store.StoreView;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,13 +179,14 @@ class FleetStoreIT {
         a.decideAndClaim("res-1", META, rule(EffectKind.MONEY, false), SHORT);
         a.apply(0, intent("res-1", 1));
         a.apply(1, outcome("res-1", 1, "unknown", "unknown", null));
-        try (PostgresJournalView view = PostgresJournalView.open(cfg(Duration.ofSeconds(30)))) {
-            assertThat(view.unresolved()).extracting(PostgresJournalView.Unresolved::intentKey).contains("res-1");
-            assertThat(view.tasks()).extracting(PostgresJournalView.TaskLine::task).contains("task-1");
+        // through the service lookup, as the CLI finds it
+        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(cfg(Duration.ofSeconds(30)))) {
+            assertThat(view.unresolved()).extracting(StoreView.Unresolved::intentKey).contains("res-1");
+            assertThat(view.tasks()).extracting(StoreView.TaskLine::task).contains("task-1");
             assertThat(view.resolve("res-1", false, "card statement shows no charge"))
-                    .isEqualTo(PostgresJournalView.Resolution.RESOLVED);
-            assertThat(view.resolve("no-such", true, null)).isEqualTo(PostgresJournalView.Resolution.NO_SUCH_INTENT);
-            assertThat(view.unresolved()).extracting(PostgresJournalView.Unresolved::intentKey).doesNotContain("res-1");
+                    .isEqualTo(StoreView.Resolution.RESOLVED);
+            assertThat(view.resolve("no-such", true, null)).isEqualTo(StoreView.Resolution.NO_SUCH_INTENT);
+            assertThat(view.unresolved()).extracting(StoreView.Unresolved::intentKey).doesNotContain("res-1");
         }
         PostgresIntentStore b = host(Duration.ofMillis(300));
         assertThat(b.decideAndClaim("res-1", META, rule(EffectKind.MONEY, false), SHORT)).isEqualTo(new Decision.Run(2));

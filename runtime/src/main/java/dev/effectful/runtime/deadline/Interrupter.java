@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * watchdog thread scans the armed alarms every few milliseconds while there are any, and sleeps
  * while there are none.
  */
-public final class Interrupter {
+public final class Interrupter implements AutoCloseable {
 
     /** How late an interrupt may come at most; well inside the 200 ms users are promised. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -27,6 +27,7 @@ public final class Interrupter {
     private final Thread watchdog;
     /** True only while the watchdog sleeps untimed: then, and only then, an arm must wake it. */
     private volatile boolean asleep;
+    private volatile boolean closed;
 
     public Interrupter() {
         watchdog = new Thread(this::watch, "effectful-deadline");
@@ -47,7 +48,7 @@ public final class Interrupter {
 
     private void watch() {
         long idleSince = System.nanoTime();
-        while (true) {
+        while (!closed) {
             long now = System.nanoTime();
             if (armed.isEmpty()) {
                 if (now - idleSince > IDLE_NANOS) {
@@ -70,6 +71,13 @@ public final class Interrupter {
             }
             LockSupport.parkNanos(this, TICK_NANOS);
         }
+    }
+
+    /** Ends the watchdog thread; alarms still armed never fire. */
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(watchdog);
     }
 
     /** One armed interrupt. Its state machine makes sure it never interrupts a thread that moved on. */

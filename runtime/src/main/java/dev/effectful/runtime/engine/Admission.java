@@ -5,7 +5,7 @@ import dev.effectful.Status;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.keys.IntentKeys;
-import dev.effectful.runtime.keys.NotCanonicalException;
+import dev.effectful.runtime.json.NotCanonicalException;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.Decision;
 import dev.effectful.runtime.reentry.IntentStore;

@@ -23,7 +23,7 @@ import dev.effectful.runtime.values.ResultCodec;
  * <p>Never throws to the advice: an internal failure refuses an effectful call (its intent could
  * not be journaled, so it must not run) and lets a READ call run untouched.
  */
-public final class CallEngine {
+public final class CallEngine implements AutoCloseable {
 
     private final EffectfulConfig config;
     private final JournalAccess journal;
@@ -37,6 +37,8 @@ public final class CallEngine {
     private final Refusals refusals;
     private final Admission admission;
     private final Conclusion conclusion;
+    /** The background threads this engine started; stopped by {@link #close}. */
+    private final EngineResources owned = new EngineResources();
 
     public CallEngine(EffectfulConfig config, JournalAccess journal, IntentStore store, ArgsRenderer argsRenderer,
                       ResultCodec results, Classifier classifier) {
@@ -62,6 +64,10 @@ public final class CallEngine {
         this.admission = new Admission(argsRenderer, store, inFlight, batches, resolutions, hint, execution, replays,
                 refusals, records);
         this.conclusion = new Conclusion(steps, results, replays, resolutions, batches);
+        owned.own(execution.interrupter());
+        if (resolutions != null) {
+            owned.own(resolutions);
+        }
     }
 
     /** Starts watching for resolutions given with {@code journal resolve} while this process runs. */
@@ -71,15 +77,20 @@ public final class CallEngine {
         }
     }
 
-    /** Called before the body. The returned handle says whether the body runs; null: it runs unguarded. */
+    /**
+     * Called before the body. The returned handle says whether the body runs; null: it runs as part of an
+     * enclosing guarded call of the same intent. Throws when the tool cannot be read, so the caller refuses it.
+     */
     public Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
         ToolMethod tool;
         try {
             tool = tools.resolve(type, methodAndDescriptor);
         } catch (RuntimeException | LinkageError e) {
-            AgentLog.errorOnce("resolve:" + type.getName() + methodAndDescriptor, "effectful cannot read the tool "
-                    + type.getName() + "." + methodAndDescriptor + "; its calls run unguarded", e);
-            return null;
+            // not knowing the tool means not knowing its kind: refused by the caller (a READ still runs there)
+            String why = "effectful cannot read the tool " + type.getName() + "." + methodAndDescriptor + " (" + e
+                    + "); its calls are refused";
+            AgentLog.errorOnce("resolve:" + type.getName() + methodAndDescriptor, why, e);
+            throw new IllegalStateException(why, e);
         }
         if (bodies.innermost() != null && admission.partOfEnclosingCall(bodies.innermost(), tool, args)) {
             // a proxy or subclass in front of this method already guards this intent: its attempt runs on
@@ -158,5 +169,19 @@ public final class CallEngine {
 
     public Journal journal() {
         return journal.journal();
+    }
+
+    /** Hands over something this engine's builder started for it, to be stopped by {@link #close}. */
+    void own(AutoCloseable resource) {
+        owned.own(resource);
+    }
+
+    /**
+     * Stops the engine's background threads (and a shared store's). The journal stays open: it
+     * belongs to whoever opened it, and calls still under way finish their records.
+     */
+    @Override
+    public void close() {
+        owned.close();
     }
 }

@@ -2,7 +2,6 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.fleet.PostgresIntentStore;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalFiles;
 import dev.effectful.runtime.journal.Journal;
@@ -15,8 +14,10 @@ import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.IndexSnapshot;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 import dev.effectful.runtime.reentry.RetentionSweeper;
+import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.IntentStoreProviders;
 import dev.effectful.runtime.values.ArgsRenderer;
-import dev.effectful.runtime.values.JsonMappers;
+import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;
@@ -60,6 +61,8 @@ public final class EngineFactory {
         LocalIntentIndex store = new LocalIntentIndex();
         JournalAccess access;
         Fingerprinter fingerprinter;
+        // the threads started here belong to the engine, which stops them when it is closed
+        java.util.List<AutoCloseable> owned = new java.util.ArrayList<>();
         try {
             ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
                     rollCycle(config.rollCycle()), null);
@@ -69,8 +72,10 @@ public final class EngineFactory {
             long started = System.nanoTime();
             long replayed = rebuild(journal, store);
             // at start, then periodically: forget expired keys and delete the cycle files nothing needs
-            RetentionSweeper.Result swept = new RetentionSweeper(journal, store, config.retention(),
-                    System::currentTimeMillis).startPeriodic().lastResult();
+            RetentionSweeper sweeper = new RetentionSweeper(journal, store, config.retention(),
+                    System::currentTimeMillis).startPeriodic();
+            owned.add(sweeper);
+            RetentionSweeper.Result swept = sweeper.lastResult();
             AgentLog.debug("effectful journal " + config.journalDir() + ": " + store.size() + " intents remembered ("
                     + swept.keysForgotten() + " past retention, " + swept.filesDeleted() + " cycle files deleted) in "
                     + (System.nanoTime() - started) / 1_000_000 + " ms");
@@ -78,7 +83,7 @@ public final class EngineFactory {
                     JournalAccess.HEALTH_REFRESH_MILLIS));
             // the replay above reported each damaged record (stderr, once); from now on they hold calls
             access.holdOnDamage(new DamageHold(config.journalDir(), journal::damagedRecords));
-            new IndexCheckpoints(journal, access, store, replayed).start();
+            owned.add(new IndexCheckpoints(journal, access, store, replayed).start());
             fingerprinter = Fingerprinter.forJournal(config.journalDir());
         } catch (JournalLock.JournalLockedException e) {
             if (lockHeldThrows) {
@@ -99,8 +104,13 @@ public final class EngineFactory {
                         + config.classifierFile().get() + ": " + e.getMessage() + "; using the default table", null);
             }
         }
-        CallEngine engine = new CallEngine(config, access, intentStore(config, store),
+        IntentStore decider = intentStore(config, store);
+        if (decider instanceof AutoCloseable closable) {
+            owned.add(closable);
+        }
+        CallEngine engine = new CallEngine(config, access, decider,
                 new ArgsRenderer(fingerprinter, 65_536), new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+        owned.forEach(engine::own);
         // journal resolve on a live journal: this process records the verdicts the CLI hands it
         engine.startResolutionWatch();
         return engine;
@@ -208,10 +218,15 @@ public final class EngineFactory {
      * host. Built after the journal replay so that replaying this host's history never writes to it.
      */
     private static IntentStore intentStore(EffectfulConfig config, LocalIntentIndex local) {
-        if (config.store().kind() != EffectfulConfig.StoreKind.POSTGRES) {
+        if (config.store().kind() == EffectfulConfig.StoreKind.LOCAL) {
             return local;
         }
-        PostgresIntentStore shared = PostgresIntentStore.open(config.store(), config.retention(), local);
+        String kind = config.store().kind().name().toLowerCase(java.util.Locale.ROOT);
+        // every store the configuration accepts is bundled in the agent jar; only a broken build lands here,
+        // and then the engine does not start: effectful calls are refused rather than decided locally
+        IntentStoreProvider provider = IntentStoreProviders.find(kind).orElseThrow(() -> new IllegalStateException(
+                "effectful.store=" + kind + " but no store module of that kind is in this build"));
+        IntentStore shared = provider.open(config, local);
         AgentLog.info("effectful fleet mode: intents are decided in the " + shared.describe() + " (lease "
                 + config.store().lease().toMillis() + " ms)");
         return shared;

@@ -35,6 +35,11 @@ final class Execution {
     private final ResolveHint hint;
     private final Interrupter interrupter = new Interrupter();
 
+    /** The deadline watchdog's owner: the engine closes it. */
+    Interrupter interrupter() {
+        return interrupter;
+    }
+
     Execution(CallRecords records, IntentStore store, ArgsRenderer argsRenderer, Refusals refusals, Replays replays,
               ProbeRunner probes, OutcomeShaper shaper, InFlightCalls inFlight, ResolveHint hint) {
         this.records = records;

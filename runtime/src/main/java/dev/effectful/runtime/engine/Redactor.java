@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.effectful.Outcome;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.keys.Fingerprinter;
-import dev.effectful.runtime.values.JsonMappers;
+import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ParamSpec;
 
 import java.lang.reflect.Array;

@@ -8,7 +8,7 @@ import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentState;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.values.JsonMappers;
+import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
 
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.effectful.runtime.journal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.effectful.runtime.values.JsonMappers;
+import dev.effectful.runtime.json.JsonMappers;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,8 @@
 package dev.effectful.runtime.keys;
 
+import dev.effectful.runtime.json.CanonicalJson;
+import dev.effectful.runtime.json.NotCanonicalException;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

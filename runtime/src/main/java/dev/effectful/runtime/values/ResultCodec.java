@@ -1,5 +1,7 @@
 package dev.effectful.runtime.values;
 
+import dev.effectful.runtime.json.JsonMappers;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.lang.reflect.Type;

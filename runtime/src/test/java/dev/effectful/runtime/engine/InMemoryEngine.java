@@ -11,7 +11,7 @@ import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.values.ArgsRenderer;
-import dev.effectful.runtime.values.JsonMappers;
+import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
 
 import java.io.IOException;

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.effectful.runtime.keys.Fingerprinter;
-import dev.effectful.runtime.keys.NotCanonicalException;
+import dev.effectful.runtime.json.JsonMappers;
+import dev.effectful.runtime.json.NotCanonicalException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;

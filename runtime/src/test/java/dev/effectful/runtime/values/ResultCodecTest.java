@@ -1,5 +1,7 @@
 package dev.effectful.runtime.values;
 
+import dev.effectful.runtime.json.JsonMappers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,0 +1,119 @@
+package dev.effectful.agent.cli;
+
+import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.IntentStoreProviders;
+import dev.effectful.runtime.store.StoreView;
+
+import java.util.List;
+
+/**
+ * {@code journal --store postgres tasks|unresolved|resolve}: the fleet's shared intent table, read and
+ * resolved through the same store the agents decide from. The connection comes from the same keys
+ * as the agent's ({@code effectful.store.url}, {@code .user}, {@code .password} or
+ * {@code .password.file}, as system properties or {@code EFFECTFUL_STORE_*} variables).
+ * The other commands read this host's local journal, which stays each host's write-ahead log.
+ */
+final class SharedStoreView {
+
+    private SharedStoreView() {
+    }
+
+    /** The provider of {@code --store KIND}, if a bundled module has one; else the local journal is read. */
+    static boolean exists(String kind) {
+        return IntentStoreProviders.find(kind).isPresent();
+    }
+
+    static StoreView open(String kind) throws CliException {
+        IntentStoreProvider provider = IntentStoreProviders.find(kind)
+                .orElseThrow(() -> new CliException(JournalCli.USAGE, "no store " + kind + " in this build"));
+        try {
+            return provider.openView(EffectfulConfig.load("store=" + provider.kind()).store());
+        } catch (IllegalArgumentException e) {
+            throw new CliException(JournalCli.USAGE, e.getMessage());
+        }
+    }
+
+    static int tasks(JournalCli cli) throws CliException {
+        try (StoreView view = open(cli.store)) {
+            List<StoreView.TaskLine> rows = view.tasks();
+            Table out = new Table("TASK", "INTENTS>", "ATTEMPTS>", "OK>", "UNRESOLVED>", "LAST ACTIVITY");
+            for (StoreView.TaskLine t : rows) {
+                if (cli.json) {
+                    cli.out.println(Json.line(g -> {
+                        g.writeStringField("task", t.task());
+                        g.writeNumberField("intents", t.intents());
+                        g.writeNumberField("attempts", t.attempts());
+                        g.writeNumberField("ok", t.ok());
+                        g.writeNumberField("unresolved", t.unresolved());
+                        g.writeStringField("last_activity", Times.iso(t.lastActivity().toEpochMilli(), cli.zone));
+                    }));
+                } else {
+                    out.row(t.task(), t.intents(), t.attempts(), t.ok(), t.unresolved(),
+                            Times.human(t.lastActivity().toEpochMilli(), cli.zone));
+                }
+            }
+            if (!cli.json) {
+                out.print(cli.out, cli.style);
+            }
+            return JournalCli.OK;
+        } catch (StoreUnavailableException e) {
+            throw unavailable(e);
+        }
+    }
+
+    static int unresolved(JournalCli cli) throws CliException {
+        try (StoreView view = open(cli.store)) {
+            List<StoreView.Unresolved> rows = view.unresolved();
+            Table out = new Table("INTENT KEY", "TASK", "CALL", "KIND", "STATE", "ATTEMPTS>", "HOST", "PID>", "UPDATED");
+            int waiting = 0;
+            for (StoreView.Unresolved u : rows) {
+                waiting += u.running() ? 0 : 1;
+                String state = u.running() ? "in-flight" : u.phase();
+                if (cli.json) {
+                    cli.out.println(Json.line(g -> {
+                        g.writeStringField("intent_key", u.intentKey());
+                        g.writeStringField("task", u.task());
+                        g.writeStringField("call", u.call());
+                        g.writeStringField("kind", u.kind());
+                        g.writeStringField("state", state);
+                        g.writeNumberField("attempt", u.attempts());
+                        Json.str(g, "host", u.host());
+                        g.writeNumberField("pid", u.pid());
+                        g.writeStringField("updated", Times.iso(u.updated().toEpochMilli(), cli.zone));
+                    }));
+                } else {
+                    out.row(u.intentKey(), u.task(), u.call(), u.kind(), state, u.attempts(), u.host(), u.pid(),
+                            Times.human(u.updated().toEpochMilli(), cli.zone));
+                }
+            }
+            if (!cli.json) {
+                out.print(cli.out, cli.style);
+            }
+            return waiting > 0 ? JournalCli.UNRESOLVED : JournalCli.OK;
+        } catch (StoreUnavailableException e) {
+            throw unavailable(e);
+        }
+    }
+
+    static int resolve(JournalCli cli, String key, boolean applied, String note) throws CliException {
+        try (StoreView view = open(cli.store)) {
+            return switch (view.resolve(key, applied, note)) {
+                case RESOLVED -> {
+                    cli.out.println("resolved " + key + " in the shared store: applied " + (applied ? "yes" : "no"));
+                    yield JournalCli.OK;
+                }
+                case NO_SUCH_INTENT -> throw new CliException(JournalCli.USAGE, "no intent " + key + " in the shared store");
+                case STILL_RUNNING -> throw new CliException(JournalCli.REFUSED, "intent " + key
+                        + " is still claimed by a live host (its lease has not expired); resolve it once that call ends");
+            };
+        } catch (StoreUnavailableException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private static CliException unavailable(StoreUnavailableException e) {
+        return new CliException(JournalCli.USAGE, "shared store unavailable: " + e.getMessage());
+    }
+}

@@ -1,0 +1,33 @@
+package dev.effectful.runtime.store;
+
+import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.LocalIntentIndex;
+
+/**
+ * A shared intent store ({@code effectful.store=KIND}), found with {@link java.util.ServiceLoader}:
+ * its module lists the implementation in {@code META-INF/services/dev.effectful.runtime.store.IntentStoreProvider}
+ * and the agent jar bundles it. The engine asks it for the store every effectful call is decided in;
+ * the journal CLI ({@code journal --store KIND}) for a read-and-resolve view of the same data.
+ * The local store ({@code effectful.store=local}) is the runtime's own and has no provider.
+ */
+public interface IntentStoreProvider {
+
+    /** The value of {@code effectful.store} (and of the CLI's {@code --store}) this provider serves, lower case. */
+    String kind();
+
+    /**
+     * Opens the store over this host's local index, already rebuilt from its journal. An unreachable
+     * store is not an exception here: its calls are refused until it answers (see
+     * {@link dev.effectful.runtime.reentry.StoreUnavailableException}). Background threads the store
+     * starts stop when it is closed, if it is {@link AutoCloseable}; the engine closes it.
+     */
+    IntentStore open(EffectfulConfig config, LocalIntentIndex local);
+
+    /**
+     * The CLI's view of the store, configured from the same keys as the agent's.
+     *
+     * @throws IllegalArgumentException when the configuration does not name a store of this kind
+     */
+    StoreView openView(EffectfulConfig.Store config);
+}

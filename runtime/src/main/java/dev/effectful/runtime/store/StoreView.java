@@ -1,0 +1,35 @@
+package dev.effectful.runtime.store;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What the journal CLI reads from, and writes a person's resolution to, in a shared store
+ * ({@code journal --store KIND tasks|unresolved|resolve}). Every method may throw
+ * {@link dev.effectful.runtime.reentry.StoreUnavailableException} when the store does not answer;
+ * its message is shown to the person as it is.
+ */
+public interface StoreView extends AutoCloseable {
+
+    /** One line per task, newest activity first. */
+    record TaskLine(String task, int intents, int attempts, int ok, int unresolved, Instant lastActivity) {
+    }
+
+    /** An intent nobody knows the end of; {@code running} when a live lease says its call is still going. */
+    record Unresolved(String intentKey, String task, String call, String kind, String phase, int attempts,
+                      String host, long pid, boolean running, Instant updated) {
+    }
+
+    /** How a person's verdict was taken. */
+    enum Resolution { RESOLVED, NO_SUCH_INTENT, STILL_RUNNING }
+
+    List<TaskLine> tasks();
+
+    List<Unresolved> unresolved();
+
+    /** A person's verdict; refused while a live lease says the call may still be running. */
+    Resolution resolve(String intentKey, boolean applied, String note);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,123 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.reentry.Decision;
+import dev.effectful.runtime.reentry.IntentState;
+import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.LocalIntentIndex;
+import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.StoreView;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An engine owns the background threads it starts (retention sweeper, index checkpoints, resolution
+ * watch, deadline watchdog, and a shared store's lease renewer) and closing it ends them all. The
+ * shared store here is found the way the agent finds PostgreSQL's: through the store service, by a
+ * provider this test registers for {@code effectful.store=postgres}.
+ */
+class EngineCloseTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void closingTheEngineEndsEveryThreadItStarted() {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        EffectfulConfig config = EffectfulConfig.load("journal=" + dir.resolve("journal")
+                + ",store=postgres,store.url=jdbc:postgresql://unused.invalid/none");
+        assertThat(config.store().kind()).isEqualTo(EffectfulConfig.StoreKind.POSTGRES);
+
+        CallEngine engine = EngineFactory.create(config);
+        assertThat(engine.store()).as("the provider found through the service").isInstanceOf(ThreadedStore.class);
+        Set<Thread> started = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> !before.contains(t) && t.getName().startsWith("effectful-"))
+                .collect(Collectors.toSet());
+        assertThat(started).extracting(Thread::getName).contains("effectful-retention", "effectful-checkpoint",
+                "effectful-resolutions", "effectful-deadline", "effectful-test-store");
+
+        engine.close();
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(started).filteredOn(Thread::isAlive).extracting(Thread::getName).isEmpty());
+        engine.close(); // twice is harmless
+    }
+
+    /** Registered in META-INF/services of the runtime's tests. */
+    public static final class ThreadedStoreProvider implements IntentStoreProvider {
+        @Override
+        public String kind() {
+            return "postgres";
+        }
+
+        @Override
+        public IntentStore open(EffectfulConfig config, LocalIntentIndex local) {
+            return new ThreadedStore(local);
+        }
+
+        @Override
+        public StoreView openView(EffectfulConfig.Store config) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** Decides locally and runs a thread, as a shared store's lease renewer does, until closed. */
+    static final class ThreadedStore implements IntentStore, AutoCloseable {
+        private final LocalIntentIndex local;
+        private final Thread renewer;
+        private volatile boolean closed;
+
+        ThreadedStore(LocalIntentIndex local) {
+            this.local = local;
+            this.renewer = new Thread(() -> {
+                while (!closed) {
+                    LockSupport.parkNanos(50_000_000L);
+                }
+            }, "effectful-test-store");
+            renewer.setDaemon(true);
+            renewer.start();
+        }
+
+        @Override
+        public Optional<IntentState> get(String intentKey) {
+            return local.get(intentKey);
+        }
+
+        @Override
+        public Decision decideAndClaim(String intentKey, IntentMeta meta, Rule rule, long budgetNanos) {
+            return local.decideAndClaim(intentKey, meta, rule, budgetNanos);
+        }
+
+        @Override
+        public void apply(long index, JournalRecord record) {
+            local.apply(index, record);
+        }
+
+        @Override
+        public int forgetOlderThan(long cutoffMillis) {
+            return local.forgetOlderThan(cutoffMillis);
+        }
+
+        @Override
+        public int size() {
+            return local.size();
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            renewer.interrupt();
+        }
+    }
+}

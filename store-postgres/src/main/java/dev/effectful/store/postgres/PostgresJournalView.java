@@ -1,0 +1,149 @@
+package dev.effectful.store.postgres;
+
+import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.runtime.store.StoreView;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The journal CLI's view of the shared store ({@code journal --store postgres ...}): the fleet's
+ * tasks, its unresolved intents, and a person's resolution, which every host then obeys.
+ */
+public final class PostgresJournalView implements StoreView {
+
+    private final PgConnections db;
+    private final long timeoutMillis;
+
+    private PostgresJournalView(EffectfulConfig.Store cfg) {
+        this.timeoutMillis = Math.max(cfg.timeout().toMillis(), 5_000);
+        this.db = new PgConnections(cfg.url(), cfg.user(), cfg.password(), timeoutMillis, 1);
+    }
+
+    public static PostgresJournalView open(EffectfulConfig.Store cfg) {
+        if (cfg.kind() != EffectfulConfig.StoreKind.POSTGRES) {
+            throw new IllegalArgumentException("--store postgres needs " + EffectfulConfig.STORE_URL);
+        }
+        return new PostgresJournalView(cfg);
+    }
+
+    @Override
+    public List<TaskLine> tasks() {
+        return query("SELECT task, count(*), coalesce(sum(attempts), 0),"
+                + " count(*) FILTER (WHERE phase IN ('ok', 'resolved_applied')),"
+                + " count(*) FILTER (WHERE phase IN ('intended', 'unknown', 'probe_failed')), max(updated_at)"
+                + " FROM effectful_intents GROUP BY task ORDER BY max(updated_at) DESC", null, rs -> new TaskLine(
+                rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5),
+                rs.getTimestamp(6).toInstant()));
+    }
+
+    @Override
+    public List<Unresolved> unresolved() {
+        return query("SELECT intent_key, task, call, kind, phase, attempts, host, coalesce(pid, 0),"
+                + " coalesce(lease_until > now(), false), updated_at FROM effectful_intents"
+                + " WHERE phase IN ('intended', 'unknown', 'probe_failed') ORDER BY updated_at", null, rs -> new Unresolved(
+                rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+                rs.getString(7), rs.getLong(8), rs.getBoolean(9), rs.getTimestamp(10).toInstant()));
+    }
+
+    @Override
+    public Resolution resolve(String intentKey, boolean applied, String note) {
+        try {
+            return resolveOrThrow(intentKey, applied, note);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private Resolution resolveOrThrow(String intentKey, boolean applied, String note) throws SQLException {
+        Connection c = borrow();
+        boolean healthy = false;
+        try {
+            FleetSchema.migrate(c);
+            try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?, effect_applied = ?,"
+                    + " result = NULL, result_stored = false, message = ?, lease_until = NULL, updated_at = now()"
+                    + " WHERE intent_key = ? AND NOT coalesce(lease_until > now(), false)")) {
+                ps.setString(1, applied ? "resolved_applied" : "resolved_not_applied");
+                ps.setString(2, applied ? "yes" : "no");
+                ps.setString(3, note == null ? "resolved by a person" : note);
+                ps.setString(4, intentKey);
+                int n = ps.executeUpdate();
+                healthy = true;
+                if (n == 1) {
+                    return Resolution.RESOLVED;
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM effectful_intents WHERE intent_key = ?")) {
+                ps.setString(1, intentKey);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Resolution.STILL_RUNNING : Resolution.NO_SUCH_INTENT;
+                }
+            }
+        } finally {
+            if (healthy) {
+                db.giveBack(c);
+            } else {
+                db.discard(c);
+            }
+        }
+    }
+
+    private interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, String arg, Row<T> row) {
+        try {
+            return queryOrThrow(sql, arg, row);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** The CLI shows the driver's own words: they say what is wrong (refused, authentication, timeout). */
+    private static StoreUnavailableException unavailable(SQLException e) {
+        return new StoreUnavailableException(e.getMessage(), e);
+    }
+
+    private <T> List<T> queryOrThrow(String sql, String arg, Row<T> row) throws SQLException {
+        Connection c = borrow();
+        boolean healthy = false;
+        try {
+            FleetSchema.migrate(c);
+            List<T> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                if (arg != null) {
+                    ps.setString(1, arg);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(row.read(rs));
+                    }
+                }
+            }
+            healthy = true;
+            return out;
+        } finally {
+            if (healthy) {
+                db.giveBack(c);
+            } else {
+                db.discard(c);
+            }
+        }
+    }
+
+    private Connection borrow() throws SQLException {
+        return db.borrow(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+}
