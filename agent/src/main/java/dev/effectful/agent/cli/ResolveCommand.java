@@ -3,6 +3,7 @@ package dev.effectful.agent.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.journal.ResolutionRequest;
@@ -141,7 +142,7 @@ final class ResolveCommand implements Callable<Integer> {
             JournalRecord resolution = JournalRecord.of(RecordType.RESOLUTION)
                     .task(t.from().task()).actor(t.from().actor()).call(t.from().call()).kind(t.from().kind())
                     .intentKey(key).attempt(t.intent().attempt()).attemptId(t.from().attemptId())
-                    .started(cli.now()).effectApplied(applied.name()).message(note).result(resultJson)
+                    .started(cli.now()).effectApplied(applied == Applied.yes ? Effect.YES : Effect.NO).message(note).result(resultJson)
                     .thread("journal-cli")
                     .build();
             try {

@@ -1,5 +1,6 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.CoreApp;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -139,7 +140,7 @@ class CoreAgentIT {
             }
             JournalContents j = JournalContents.of(journal);
             assertThat(j.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome)
-                    .contains("ok", "retryable", "permanent", "unknown");
+                    .contains(OutcomeWord.OK, OutcomeWord.RETRYABLE, OutcomeWord.PERMANENT, OutcomeWord.UNKNOWN);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.InheritedApp;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -160,7 +161,7 @@ class InheritedToolsIT {
     @Test
     void nothingWasRefusedOrLeftWaiting() throws IOException {
         assertThat(app.stdout()).contains("DONE").doesNotContain("THROWN").doesNotContain("RAW ");
-        assertThat(journal.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome).containsOnly("ok");
+        assertThat(journal.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome).containsOnly(OutcomeWord.OK);
     }
 
     /** Attached to a running JVM: the adapter and the proxy, loaded before, are rewritten too. */

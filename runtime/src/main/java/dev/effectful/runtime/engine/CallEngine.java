@@ -1,5 +1,9 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.ApiWords;
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.AttemptIds;
 import dev.effectful.Attempt;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
@@ -244,7 +248,7 @@ public final class CallEngine {
 
     private void startAttempt(Call call, int attempt) {
         call.attempt = attempt;
-        call.attemptId = call.task.id() + "-" + call.intentKey.substring(0, 8) + "-a" + attempt;
+        call.attemptId = AttemptIds.of(call.task.id(), call.intentKey, attempt);
         call.startedMillis = System.currentTimeMillis();
         call.startNanos = System.nanoTime();
         JournalRecord intent = base(call, RecordType.INTENT)
@@ -409,12 +413,12 @@ public final class CallEngine {
         JournalRecord.Builder rec = base(call, RecordType.PROBE).attempt(lastAttempt).started(started)
                 .durationMs(System.currentTimeMillis() - started).probe(r.word());
         switch (r.word()) {
-            case "found" -> {
+            case FOUND -> {
                 if (!r.hasValue()) {
                     foundWithoutValue(call, rec);
                     return;
                 }
-                rec.outcome("ok").effectApplied("yes").result(r.json()).message(r.message());
+                rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).result(r.json()).message(r.message());
                 appendAndApply(rec.build());
                 if (r.json() != null && Redactor.heldSecret(call.redactor.result(r.json()))) {
                     call.forWaiters = heldSecretAnswer(call);
@@ -424,12 +428,12 @@ public final class CallEngine {
                 finish(call, shaper.ok(call, ok, r.value()));
                 logLine(call, "probe found", "ok", "yes", 0);
             }
-            case "absent" -> {
+            case ABSENT -> {
                 appendAndApply(rec.build());
                 startAttempt(call, lastAttempt + 1);
             }
             default -> {
-                rec.outcome("unknown").effectApplied("unknown").message(r.message());
+                rec.outcome(OutcomeWord.UNKNOWN).effectApplied(Effect.UNKNOWN).message(r.message());
                 appendAndApply(rec.build());
                 refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "attempt " + lastAttempt
                         + " may have applied and the probe failed (" + r.message() + "): not run again; retry later or"
@@ -443,7 +447,7 @@ public final class CallEngine {
         Outcome<Object> noValue = new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null,
                 call.task.leftSeconds(), "already done: an earlier attempt had applied (the probe found it); the original"
                 + " result was not stored (" + ProbeRunner.NO_VALUE + ")", null, List.of());
-        appendAndApply(rec.outcome("ok").effectApplied("yes").message(noValue.message()).build());
+        appendAndApply(rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).message(noValue.message()).build());
         finish(call, shaper.okWithoutValue(call, noValue));
         logLine(call, "probe found", "ok", "yes", 0);
     }
@@ -542,8 +546,8 @@ public final class CallEngine {
             }
         }
         JournalRecord rec = base(call, RecordType.OUTCOME).attempt(call.attempt).attemptId(call.attemptId)
-                .started(call.startedMillis).outcome(outcome.status().word())
-                .effectApplied(outcome.effectApplied().word()).retryAfterS(outcome.retryAfterS())
+                .started(call.startedMillis).outcome(ApiWords.outcome(outcome.status()))
+                .effectApplied(ApiWords.effect(outcome.effectApplied())).retryAfterS(outcome.retryAfterS())
                 .deadlineLeftS(call.task.leftSeconds()).message(message).result(resultJson).durationMs(durationMs)
                 .build();
         if (call.journaled) {
@@ -603,8 +607,8 @@ public final class CallEngine {
         Outcome<Object> o = new Outcome<>(status, effect, null, call.intentKey, retryAfterS, deadlineLeft, message, null,
                 List.of());
         if (call.intentKey != null && status != Status.OK) {
-            appendQuietly(base(call, RecordType.REFUSED).started(System.currentTimeMillis()).outcome(status.word())
-                    .effectApplied(effect.word()).retryAfterS(retryAfterS).deadlineLeftS(deadlineLeft).message(message)
+            appendQuietly(base(call, RecordType.REFUSED).started(System.currentTimeMillis()).outcome(ApiWords.outcome(status))
+                    .effectApplied(ApiWords.effect(effect)).retryAfterS(retryAfterS).deadlineLeftS(deadlineLeft).message(message)
                     .build());
         }
         logLine(call, "refused", status.word(), effect.word(), 0);
@@ -674,7 +678,7 @@ public final class CallEngine {
     JournalRecord.Builder base(Call call, RecordType type) {
         JournalRecord.Builder b = JournalRecord.of(type).task(call.task.id())
                 .actor(call.task.actor().isEmpty() ? null : call.task.actor())
-                .call(call.tool.verb()).kind(call.tool.kindWord())
+                .call(call.tool.verb()).kind(ApiWords.kind(call.tool.kind()))
                 .intentKey(call.intentKey);
         // every record of a call is built here, so here its @Redact rule covers message, result and args
         return call.redactor.active() ? b.finishWith(call.redactor::record) : b;

@@ -1,5 +1,8 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -23,13 +26,13 @@ class RetentionSweeperTest {
     Path tmp;
 
     private static JournalRecord intent(String key) {
-        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind("send").intentKey(key).attempt(1)
+        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind(Kind.SEND).intentKey(key).attempt(1)
                 .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).build();
     }
 
     private static JournalRecord ok(String key) {
-        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind("send").intentKey(key).attempt(1)
-                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome("ok").effectApplied("yes")
+        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind(Kind.SEND).intentKey(key).attempt(1)
+                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome(OutcomeWord.OK).effectApplied(Effect.YES)
                 .result("\"done\"").durationMs(0L).build();
     }
 
@@ -69,7 +72,7 @@ class RetentionSweeperTest {
             append(j, index, ok("refreshed"));
             int youngCycle = nextCycle(j);
             // a later record of the same key keeps it remembered, so its older cycle must stay
-            append(j, index, JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind("send")
+            append(j, index, JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind(Kind.SEND)
                     .intentKey("refreshed").started(System.currentTimeMillis()).build());
             nextCycle(j);
             append(j, index, intent("newest"));
@@ -101,14 +104,14 @@ class RetentionSweeperTest {
     }
 
     private static JournalRecord unknown(String key) {
-        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind("send").intentKey(key).attempt(1)
-                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome("unknown")
-                .effectApplied("unknown").durationMs(0L).build();
+        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind(Kind.SEND).intentKey(key).attempt(1)
+                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome(OutcomeWord.UNKNOWN)
+                .effectApplied(Effect.UNKNOWN).durationMs(0L).build();
     }
 
     private static JournalRecord refused(String key) {
-        return JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind("send").intentKey(key)
-                .started(System.currentTimeMillis()).outcome("unknown").effectApplied("unknown")
+        return JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind(Kind.SEND).intentKey(key)
+                .started(System.currentTimeMillis()).outcome(OutcomeWord.UNKNOWN).effectApplied(Effect.UNKNOWN)
                 .message("held until a person resolves it").build();
     }
 
