@@ -6,7 +6,6 @@ import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
-import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,7 +59,7 @@ class RetentionSweeperTest {
     @Test
     void deletesExpiredCyclesButNeverOneAnUnresolvedIntentOrAYoungKeyNeeds() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             // start at a cycle boundary, so each pair of appends below lands in one one-second cycle
             int oldCycle = nextCycle(j);
             append(j, index, intent("old"));
@@ -118,7 +117,7 @@ class RetentionSweeperTest {
     @Test
     void aHeldIntentAskedAgainKeepsItsEvidenceButNotEveryCycleItWasRefusedIn() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             int heldCycle = nextCycle(j);
             append(j, index, intent("held"));
             append(j, index, unknown("held"));
@@ -155,7 +154,7 @@ class RetentionSweeperTest {
     @Test
     void theCurrentCycleIsNeverDeletedEvenWhenEverythingIsExpired() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             append(j, index, intent("k"));
             append(j, index, ok("k"));
             RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO,
@@ -171,7 +170,7 @@ class RetentionSweeperTest {
         LocalIntentIndex index = new LocalIntentIndex();
         int keptCycle;
         int outcomeCycle;
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             keptCycle = nextCycle(j);
             append(j, index, intent("held"));
             append(j, index, unknown("held"));
