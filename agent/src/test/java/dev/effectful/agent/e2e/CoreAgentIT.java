@@ -165,7 +165,7 @@ class CoreAgentIT {
         assertThat(j.where(x -> "store_by_object".equals(x.call()) && x.type() == RecordType.INTENT))
                 .as("a call refused for its key writes no intent").isEmpty();
         assertThat(j.forCall("unserializable_result")).anyMatch(x -> x.type() == RecordType.OUTCOME
-                && "ok".equals(x.outcome()) && x.result() == null && x.message().contains("not stored"));
+                && OutcomeWord.OK == x.outcome() && x.result() == null && x.message().contains("not stored"));
     }
 
     @ParameterizedTest

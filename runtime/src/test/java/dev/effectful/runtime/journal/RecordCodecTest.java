@@ -28,7 +28,7 @@ class RecordCodecTest {
         RecordCodec.write(OUTCOME, lean);
         JournalRecord indexed = RecordCodec.readForIndex(lean);
         assertThat(indexed.intentKey()).isEqualTo(OUTCOME.intentKey());
-        assertThat(indexed.outcome()).isEqualTo("ok");
+        assertThat(indexed.outcome()).isEqualTo(OutcomeWord.OK);
         assertThat(indexed.result()).as("the index only needs to know a result is stored").isEmpty();
         assertThat(indexed.task()).isNull();
     }
