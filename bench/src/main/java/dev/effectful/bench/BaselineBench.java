@@ -1,5 +1,8 @@
 package dev.effectful.bench;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordCodec;
@@ -202,7 +205,7 @@ public class BaselineBench {
         }
 
         static JournalRecord intent(String prefix) {
-            return JournalRecord.of(RecordType.INTENT).task("bench-" + prefix).call("send_email").kind("send")
+            return JournalRecord.of(RecordType.INTENT).task("bench-" + prefix).call("send_email").kind(Kind.SEND)
                     .intentKey("0123456789abcdef0123456789abcdef").attempt(1)
                     .attemptId("bench-" + prefix + "-01234567-a1").started(System.currentTimeMillis()).budgetLeftS(3599L)
                     .args("{\"to\":\"" + Callers.recipient(prefix, 1_000_000) + "\",\"subject\":\"" + MailTools.SUBJECT
@@ -211,10 +214,10 @@ public class BaselineBench {
         }
 
         static JournalRecord outcome(String prefix) {
-            return JournalRecord.of(RecordType.OUTCOME).task("bench-" + prefix).call("send_email").kind("send")
+            return JournalRecord.of(RecordType.OUTCOME).task("bench-" + prefix).call("send_email").kind(Kind.SEND)
                     .intentKey("0123456789abcdef0123456789abcdef").attempt(1)
-                    .attemptId("bench-" + prefix + "-01234567-a1").started(System.currentTimeMillis()).outcome("ok")
-                    .effectApplied("yes").deadlineLeftS(3599L).result("\"queued\"").durationMs(0L).build();
+                    .attemptId("bench-" + prefix + "-01234567-a1").started(System.currentTimeMillis()).outcome(OutcomeWord.OK)
+                    .effectApplied(Effect.YES).deadlineLeftS(3599L).result("\"queued\"").durationMs(0L).build();
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.effectful.bench;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordCodec;
@@ -36,12 +39,12 @@ final class JournalGenerator {
                 String to = "user" + i + "@example.com";
                 String key = IntentKeys.derive(task, "", "send_email", "[\"" + to + "\"]", "");
                 String attemptId = task + "-" + key.substring(0, 8) + "-a1";
-                JournalRecord intent = JournalRecord.of(RecordType.INTENT).task(task).call("send_email").kind("send")
+                JournalRecord intent = JournalRecord.of(RecordType.INTENT).task(task).call("send_email").kind(Kind.SEND)
                         .intentKey(key).attempt(1).attemptId(attemptId).started(now).budgetLeftS(120L)
                         .args("{\"to\":\"" + to + "\",\"subject\":\"" + MailTools.SUBJECT + "\",\"priority\":3}")
                         .pid(pid).thread("main").build();
-                JournalRecord outcome = JournalRecord.of(RecordType.OUTCOME).task(task).call("send_email").kind("send")
-                        .intentKey(key).attempt(1).attemptId(attemptId).started(now).outcome("ok").effectApplied("yes")
+                JournalRecord outcome = JournalRecord.of(RecordType.OUTCOME).task(task).call("send_email").kind(Kind.SEND)
+                        .intentKey(key).attempt(1).attemptId(attemptId).started(now).outcome(OutcomeWord.OK).effectApplied(Effect.YES)
                         .deadlineLeftS(119L).result("\"queued\"").durationMs(0L).pid(pid).thread("main").build();
                 write(appender, intent);
                 endPosition = write(appender, outcome);

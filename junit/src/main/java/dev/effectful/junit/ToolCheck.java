@@ -9,6 +9,7 @@ import dev.effectful.Outcome;
 import dev.effectful.Status;
 import dev.effectful.Task;
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.RecordType;
 
 import java.lang.reflect.Method;
@@ -293,11 +294,11 @@ public final class ToolCheck<T> {
             after = Seen.of(retry(), s.view);
         }
         int total = effects.getAsInt() - e0;
-        String probeWord = s.records(RecordType.PROBE).stream().map(JournalRecord::probe).filter(Objects::nonNull)
+        ProbeResult probe = s.records(RecordType.PROBE).stream().map(JournalRecord::probe).filter(Objects::nonNull)
                 .findFirst().orElse(null);
         String happened = "the effect landed (" + landed + "), the process died before its outcome was written;"
-                + " after a restart the rephrased retry " + after.describe() + (probeWord == null ? "" : ", probe "
-                + probeWord) + "; " + total + " effect(s) in all";
+                + " after a restart the rephrased retry " + after.describe() + (probe == null ? "" : ", probe "
+                + probe.word()) + "; " + total + " effect(s) in all";
         if (total > 1) {
             String change = !spec.probe().isEmpty()
                     ? "probe " + spec.probe() + " answered absent although the receiver had the effect, so the body ran"
@@ -322,7 +323,7 @@ public final class ToolCheck<T> {
                     + "\" to @EffectfulTool: a method with the same parameters that looks the effect up at the receiver"
                     + " (null / empty Optional / false when absent)");
         }
-        if ("failed".equals(probeWord) || "error".equals(probeWord) || after.status() == Status.UNKNOWN) {
+        if (probe == ProbeResult.FAILED || after.status() == Status.UNKNOWN) {
             return Verdict.fail(Check.KILL_MID_CALL, tool, happened, "the probe could not answer: make "
                     + spec.probe() + " return the effect when present and null / empty when absent, without throwing");
         }

@@ -1,5 +1,6 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.agent.e2e.apps.BatchApp;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -47,7 +48,7 @@ class BatchIT {
             }
             JournalContents j = JournalContents.of(journal);
             assertThat(j.where(x -> x.type() == RecordType.PROBE && "row_14".equals(x.item())))
-                    .extracting(JournalRecord::probe).containsExactly("found");
+                    .extracting(JournalRecord::probe).containsExactly(ProbeResult.FOUND);
             assertThat(j.where(x -> x.type() == RecordType.INTENT)).as("one intent per row sent, none for the retry").hasSize(40)
                     .allMatch(x -> x.item() != null && x.intentKey().matches("[0-9a-f]{32}"));
         }

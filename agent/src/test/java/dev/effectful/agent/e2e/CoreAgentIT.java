@@ -1,5 +1,6 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.CoreApp;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -139,7 +140,7 @@ class CoreAgentIT {
             }
             JournalContents j = JournalContents.of(journal);
             assertThat(j.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome)
-                    .contains("ok", "retryable", "permanent", "unknown");
+                    .contains(OutcomeWord.OK, OutcomeWord.RETRYABLE, OutcomeWord.PERMANENT, OutcomeWord.UNKNOWN);
         }
     }
 
@@ -164,7 +165,7 @@ class CoreAgentIT {
         assertThat(j.where(x -> "store_by_object".equals(x.call()) && x.type() == RecordType.INTENT))
                 .as("a call refused for its key writes no intent").isEmpty();
         assertThat(j.forCall("unserializable_result")).anyMatch(x -> x.type() == RecordType.OUTCOME
-                && "ok".equals(x.outcome()) && x.result() == null && x.message().contains("not stored"));
+                && OutcomeWord.OK == x.outcome() && x.result() == null && x.message().contains("not stored"));
     }
 
     @ParameterizedTest

@@ -1,5 +1,7 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.DeadlineApp;
 import dev.effectful.agent.e2e.apps.PropagationApp;
 import dev.effectful.runtime.journal.JournalRecord;
@@ -138,7 +140,7 @@ class DeadlinesIT {
             assertThat(r).containsEntry("sleepy_send_interrupt_left", "false");
             assertThat(ledger.hits("/effect/sleepy_send")).isEqualTo(1);
             assertThat(j.forCall("sleepy_send")).filteredOn(x -> x.type() == RecordType.OUTCOME).singleElement()
-                    .satisfies(x -> assertThat(x.outcome()).isEqualTo("unknown"));
+                    .satisfies(x -> assertThat(x.outcome()).isEqualTo(OutcomeWord.UNKNOWN));
             // a READ in the same situation: retryable, nothing happened
             assertThat(r.get("sleepy_read")).startsWith("THROWN {\"outcome\":\"retryable\",\"effect_applied\":\"no\"");
             assertThat(Long.parseLong(r.get("sleepy_read_overshoot_ms"))).isBetween(-5L, OVERSHOOT_LIMIT_MS);
@@ -196,8 +198,8 @@ class DeadlinesIT {
                 assertThat(recs).as("records of %s: one attempt, concluded once", task).extracting(JournalRecord::type)
                         .containsExactly(RecordType.INTENT, RecordType.OUTCOME);
                 if (!r.containsKey("jit_threw_" + i)) {
-                    assertThat(recs.get(1).outcome()).isEqualTo("ok");
-                    assertThat(recs.get(1).effectApplied()).isEqualTo("yes");
+                    assertThat(recs.get(1).outcome()).isEqualTo(OutcomeWord.OK);
+                    assertThat(recs.get(1).effectApplied()).isEqualTo(Effect.YES);
                 }
             }
         }

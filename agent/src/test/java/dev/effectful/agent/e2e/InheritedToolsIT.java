@@ -1,5 +1,7 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.InheritedApp;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -96,7 +98,7 @@ class InheritedToolsIT {
         List<JournalRecord> records = journal.where(r -> key.equals(r.intentKey()));
         assertThat(records).as("journal of " + scenario).filteredOn(r -> r.type() == RecordType.INTENT).hasSize(1);
         assertThat(records).filteredOn(r -> r.type() == RecordType.OUTCOME).singleElement()
-                .satisfies(o -> assertThat(o.outcome()).isEqualTo("ok"));
+                .satisfies(o -> assertThat(o.outcome()).isEqualTo(OutcomeWord.OK));
         assertThat(records).filteredOn(r -> r.type() == RecordType.DEDUP).isNotEmpty();
         return key;
     }
@@ -106,7 +108,7 @@ class InheritedToolsIT {
         String key = onceAndDeduplicated("interface", "charge");
         JournalRecord intent = journal.where(r -> key.equals(r.intentKey()) && r.type() == RecordType.INTENT).get(0);
         assertThat(intent.call()).isEqualTo("charge");
-        assertThat(intent.kind()).isEqualTo("money");
+        assertThat(intent.kind()).isEqualTo(Kind.MONEY);
         // @IntentKey on the interface's parameter: the key names the order, so a rephrased amount is the same intent
         assertThat(intent.args()).contains("\"orderId\":\"ord-1\"");
     }
@@ -160,7 +162,7 @@ class InheritedToolsIT {
     @Test
     void nothingWasRefusedOrLeftWaiting() throws IOException {
         assertThat(app.stdout()).contains("DONE").doesNotContain("THROWN").doesNotContain("RAW ");
-        assertThat(journal.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome).containsOnly("ok");
+        assertThat(journal.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome).containsOnly(OutcomeWord.OK);
     }
 
     /** Attached to a running JVM: the adapter and the proxy, loaded before, are rewritten too. */

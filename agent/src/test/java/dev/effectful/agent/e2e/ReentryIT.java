@@ -1,5 +1,8 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.agent.e2e.apps.Gate;
 import dev.effectful.agent.e2e.apps.ReentryApp;
 import dev.effectful.runtime.journal.ChronicleJournal;
@@ -101,9 +104,9 @@ class ReentryIT {
             assertThat(records).extracting(JournalRecord::type)
                     .containsExactly(RecordType.INTENT, RecordType.PROBE, RecordType.DEDUP);
             JournalRecord probe = records.get(1);
-            assertThat(probe.probe()).isEqualTo("found");
-            assertThat(probe.outcome()).isEqualTo("ok");
-            assertThat(probe.effectApplied()).isEqualTo("yes");
+            assertThat(probe.probe()).isEqualTo(ProbeResult.FOUND);
+            assertThat(probe.outcome()).isEqualTo(OutcomeWord.OK);
+            assertThat(probe.effectApplied()).isEqualTo(Effect.YES);
             assertThat(probe.pid()).isNotEqualTo(records.get(0).pid());
         }
     }
@@ -146,7 +149,7 @@ class ReentryIT {
         assertThat(records).noneMatch(x -> x.type() == RecordType.OUTCOME || x.type() == RecordType.RESOLUTION
                 || x.type() == RecordType.PROBE);
         assertThat(records).filteredOn(x -> x.type() == RecordType.REFUSED).singleElement()
-                .satisfies(x -> assertThat(x.outcome()).isEqualTo("unknown"));
+                .satisfies(x -> assertThat(x.outcome()).isEqualTo(OutcomeWord.UNKNOWN));
     }
 
     // ------------------------------------------------------------ 2. duplicate delivery
@@ -185,7 +188,7 @@ class ReentryIT {
             Map<String, String> first = app(jdk, journal, ledger, "unstored").run(logs(), RUN).results();
             assertThat(first.get("session")).isEqualTo("Session[done:open_session:s-1]");
             JournalRecord outcome = JournalContents.of(journal).of(RecordType.OUTCOME).get(0);
-            assertThat(outcome.outcome()).isEqualTo("ok");
+            assertThat(outcome.outcome()).isEqualTo(OutcomeWord.OK);
             assertThat(outcome.result()).isNull();
             assertThat(outcome.message()).contains("result not stored");
 
@@ -212,7 +215,7 @@ class ReentryIT {
             JournalContents j = JournalContents.of(journal);
             assertThat(j.forCall("pay")).filteredOn(x -> x.type() == RecordType.OUTCOME).singleElement()
                     .satisfies(o -> {
-                        assertThat(o.outcome()).isEqualTo("permanent");
+                        assertThat(o.outcome()).isEqualTo(OutcomeWord.PERMANENT);
                         assertThat(o.result()).isNull();
                     });
         }

@@ -109,7 +109,7 @@ class FleetIT {
             assertThat(b.stdout()).doesNotContain("BODY charge");
             JournalContents jb = JournalContents.of(tmp.resolve("journal-b"));
             assertThat(jb.of(RecordType.PROBE)).as("B probed once, and found the charge")
-                    .singleElement().extracting(JournalRecord::probe).isEqualTo("found");
+                    .singleElement().extracting(JournalRecord::probe).isEqualTo(dev.effectful.runtime.journal.ProbeResult.FOUND);
             assertThat(jb.of(RecordType.INTENT)).as("B never started the body").isEmpty();
             JournalContents ja = JournalContents.of(tmp.resolve("journal-a"));
             assertThat(ja.of(RecordType.INTENT)).as("A's own journal: its write-ahead intent").hasSize(1);

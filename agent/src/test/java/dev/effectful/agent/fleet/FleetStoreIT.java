@@ -1,5 +1,8 @@
 package dev.effectful.agent.fleet;
 
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
 import dev.effectful.EffectKind;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.store.postgres.PostgresIntentStore;
@@ -86,13 +89,13 @@ class FleetStoreIT {
     }
 
     static JournalRecord outcome(String key, int attempt, String outcome, String effect, String result) {
-        return JournalRecord.of(RecordType.OUTCOME).task("task-1").call("charge").kind("money").intentKey(key)
-                .attempt(attempt).started(System.currentTimeMillis()).durationMs(1L).outcome(outcome)
-                .effectApplied(effect).result(result).build();
+        return JournalRecord.of(RecordType.OUTCOME).task("task-1").call("charge").kind(Kind.MONEY).intentKey(key)
+                .attempt(attempt).started(System.currentTimeMillis()).durationMs(1L).outcome(OutcomeWord.fromWord(outcome))
+                .effectApplied(Effect.fromWord(effect)).result(result).build();
     }
 
     static JournalRecord intent(String key, int attempt) {
-        return JournalRecord.of(RecordType.INTENT).task("task-1").call("charge").kind("money").intentKey(key)
+        return JournalRecord.of(RecordType.INTENT).task("task-1").call("charge").kind(Kind.MONEY).intentKey(key)
                 .attempt(attempt).started(System.currentTimeMillis()).build();
     }
 

@@ -1,5 +1,6 @@
 package dev.effectful.agent.reliability;
 
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
@@ -169,7 +170,7 @@ class JournalFaultIT {
         List<String> damageLines = again.stderr().lines().filter(l -> l.contains("journal damaged: ")).toList();
         assertThat(damageLines).as("the damage is logged loudly, once").singleElement().asString()
                 .contains(cycle.getFileName().toString(), "at byte ", recovered.size() + " complete record(s)");
-        long knownOk = recovered.stream().filter(r -> r.type() == RecordType.OUTCOME && "ok".equals(r.outcome())
+        long knownOk = recovered.stream().filter(r -> r.type() == RecordType.OUTCOME && OutcomeWord.OK == r.outcome()
                 && "record_entry".equals(r.call())).count();
         assertThat(knownOk).isPositive();
         assertThat(lastBodies(again)).as("the " + knownOk + " intents recovered with an ok were not run again")

@@ -1,5 +1,6 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Phase;
@@ -79,7 +80,8 @@ final class IntentTable {
                    long lastActivity, long records) {
     }
 
-    private static final String[] PROBES = {null, "found", "absent", "failed"};
+    private static final String[] PROBES = {null, ProbeResult.FOUND.word(), ProbeResult.ABSENT.word(),
+            ProbeResult.FAILED.word()};
     private static final State[] STATES = State.values();
 
     // rows, one per intent key, append-only
@@ -156,7 +158,7 @@ final class IntentTable {
             task[row] = t;
         }
         if (r.call() != null && call[row] == 0) {
-            call[row] = calls.id(r.call() + '\u0000' + (r.kind() == null ? "" : r.kind()));
+            call[row] = calls.id(r.call() + '\u0000' + (r.kind() == null ? "" : r.kind().word()));
         }
         if (r.type() == RecordType.INTENT) {
             attempt[row] = r.attempt();
@@ -187,11 +189,8 @@ final class IntentTable {
         return d;
     }
 
-    private static byte probeCode(String p) {
-        if ("found".equals(p)) {
-            return 1;
-        }
-        return (byte) ("absent".equals(p) ? 2 : 3);
+    private static byte probeCode(ProbeResult p) {
+        return (byte) (p == ProbeResult.FOUND ? 1 : p == ProbeResult.ABSENT ? 2 : 3);
     }
 
     private void touchTask(int t, JournalRecord r) {

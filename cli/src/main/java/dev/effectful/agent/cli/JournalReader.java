@@ -1,20 +1,11 @@
 package dev.effectful.agent.cli;
 
-import dev.effectful.runtime.journal.ChecksumWatch;
 import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.DecodedRecord;
 import dev.effectful.runtime.journal.JournalFiles;
+import dev.effectful.runtime.journal.JournalFollower;
 import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordCodec;
+import dev.effectful.runtime.journal.JournalScan;
 import dev.effectful.runtime.journal.RecordDamage;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.TailerDirection;
-import net.openhft.chronicle.queue.impl.ExcerptContext;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
-import net.openhft.chronicle.wire.Wire;
-import net.openhft.chronicle.wire.Wires;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,9 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Every pass over the records runs on a daemon worker watched for progress: Chronicle can throw
  * or, on a badly damaged file, fail to advance; the CLI must then stop with partial results and a
- * warning rather than hang an operator's terminal. Records Chronicle delivers but that do not decode
- * are counted as unreadable and skipped; an exception from Chronicle itself ends that cycle file and
- * the pass carries on with the next one.
+ * warning rather than hang an operator's terminal. The pass itself is the journal's own
+ * {@link JournalScan} (the one the engine replays with): damaged records are counted and skipped; an
+ * exception from Chronicle itself ends that cycle file and the pass carries on with the next one.
  */
 final class JournalReader implements AutoCloseable {
 
@@ -122,17 +113,19 @@ final class JournalReader implements AutoCloseable {
         return dir;
     }
 
-    SingleChronicleQueue queue() {
-        return journal.queue();
-    }
-
     /** Chronicle's count of excerpts, for sizing; 0 when it cannot tell (damage). */
     long recordCountHint() {
-        try {
-            return Math.max(0, queue().entryCount());
-        } catch (RuntimeException | InternalError e) {
-            return 0;
-        }
+        return journal.recordCountHint();
+    }
+
+    /** Follows the journal from its current end (read-only): records appended from now on. */
+    JournalFollower followFromEnd() {
+        return journal.followFromEnd();
+    }
+
+    /** Opens the journal for writing, continuing its own roll cycle (the writer lock is taken). */
+    ChronicleJournal openWriter() throws java.io.IOException {
+        return ChronicleJournal.openWriterLike(journal, true);
     }
 
     /** Every record from the oldest kept, in order. */
@@ -149,14 +142,22 @@ final class JournalReader implements AutoCloseable {
     }
 
     private Report scan(Sink sink, boolean summaries) throws CliException {
-        Scan scan = new Scan(summaries);
         Worker w = new Worker(stallMillis);
-        w.run(progress -> scan.run(queue(), sink, progress, w));
+        JournalScan s = journal.newScan(summaries, w.control());
+        w.run(progress -> s.run(JournalScan.Range.all(), (i, r) -> {
+            w.inSink = true;
+            try {
+                sink.accept(i, r);
+            } finally {
+                w.inSink = false;
+            }
+        }));
         if (w.stalled) {
             leakOnClose = true;
         }
-        return new Report(scan.records, scan.unreadable, scan.incompleteTail, scan.damage, w.stalled,
-                List.copyOf(scan.damaged), scan.unchecked);
+        // read after the worker ended, or was abandoned inside Chronicle: partial then
+        return new Report(s.records(), s.unreadable(), s.incompleteTail(), s.damage(), w.stalled, s.damaged(),
+                s.unchecked());
     }
 
     /** The newest {@code n} records, oldest first; read backwards so a huge journal costs nothing extra. */
@@ -168,20 +169,8 @@ final class JournalReader implements AutoCloseable {
         Worker w = new Worker(stallMillis);
         AtomicReference<RuntimeException> backwardFailed = new AtomicReference<>();
         w.run(progress -> {
-            try (ExcerptTailer t = queue().createTailer()) {
-                t.direction(TailerDirection.BACKWARD).toEnd();
-                while (out.size() < n && !w.abandoned) {
-                    try (DocumentContext dc = t.readingDocument()) {
-                        if (!dc.isPresent()) {
-                            break;
-                        }
-                        progress.incrementAndGet();
-                        JournalRecord r = decode(dc);
-                        if (r != null) {
-                            out.add(new Entry(dc.index(), r));
-                        }
-                    }
-                }
+            try {
+                journal.newestFirst(n, w.control(), (i, r) -> out.add(new Entry(i, r)));
             } catch (RuntimeException e) {
                 backwardFailed.set(e);
             }
@@ -224,19 +213,6 @@ final class JournalReader implements AutoCloseable {
         }
     }
 
-    /** Null when the document is not one of our records (damage, or a foreign writer). */
-    static JournalRecord decode(DocumentContext dc) {
-        return decode(dc, false);
-    }
-
-    static JournalRecord decode(DocumentContext dc, boolean summary) {
-        try {
-            return !dc.isData() ? null : summary ? RecordCodec.readSummary(dc.wire()) : RecordCodec.read(dc.wire());
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
     static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
@@ -247,166 +223,6 @@ final class JournalReader implements AutoCloseable {
             m = m.lines().findFirst().orElse("");
         }
         return t.getClass().getSimpleName() + (m == null || m.isEmpty() ? "" : ": " + m);
-    }
-
-    /** One forward pass; fields are read by the caller after the worker ends or is abandoned. */
-    private static final class Scan {
-        private final boolean summaries;
-        volatile long records;
-        volatile long unreadable;
-        volatile boolean incompleteTail;
-        volatile String damage;
-        volatile long unchecked;
-        final List<RecordDamage> damaged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        private final ChecksumWatch watch = new ChecksumWatch();
-
-        Scan(boolean summaries) {
-            this.summaries = summaries;
-        }
-
-        void run(SingleChronicleQueue queue, Sink sink, AtomicLong progress, Worker w) {
-            ExcerptTailer t;
-            try {
-                t = queue.createTailer();
-                t.toStart();
-            } catch (RuntimeException | Error e) {
-                damage = "cannot start reading: " + rootMessage(e);
-                return;
-            }
-            try {
-                boolean atEnd = false;
-                while (!w.abandoned) {
-                    if (atEnd) {
-                        incompleteTail = endsInIncompleteRecord(queue, t);
-                        return;
-                    }
-                    int cycle = t.cycle();
-                    // metadata included: a record whose header was damaged into "metadata" is otherwise skipped unseen
-                    try (DocumentContext dc = t.readingDocument(true)) {
-                        if (!dc.isPresent()) {
-                            atEnd = true;
-                            continue; // closes dc first: only then is the read position back at the next header
-                        }
-                        progress.incrementAndGet();
-                        if (!dc.isData()) {
-                            if (dc.isMetaData() && RecordCodec.looksLikeRecord(dc.wire())) {
-                                unreadable++;
-                                damaged.add(RecordDamage.of(where(t, dc), dc.index(),
-                                        RecordCodec.decode(dc.wire(), RecordCodec.Mode.FULL).asDamaged()));
-                            }
-                            continue;
-                        }
-                        String at = where(t, dc);
-                        DecodedRecord d;
-                        try {
-                            d = watch.judge(RecordCodec.decode(dc.wire(),
-                                    summaries ? RecordCodec.Mode.SUMMARY : RecordCodec.Mode.FULL));
-                        } catch (RuntimeException e) {
-                            d = new DecodedRecord(null, DecodedRecord.Integrity.DAMAGED, false, 0);
-                        }
-                        if (d.damaged()) {
-                            unreadable++;
-                            damaged.add(RecordDamage.of(at, dc.index(), d));
-                            continue;
-                        }
-                        if (d.integrity() == DecodedRecord.Integrity.UNCHECKED) {
-                            unchecked++;
-                        }
-                        JournalRecord r = d.record();
-                        records++;
-                        w.inSink = true;
-                        try {
-                            sink.accept(dc.index(), r);
-                        } catch (RuntimeException e) {
-                            throw new SinkFailure(e);
-                        } finally {
-                            w.inSink = false;
-                        }
-                    } catch (SinkFailure e) {
-                        throw e.getCause() instanceof RuntimeException re ? re : e;
-                    } catch (RuntimeException | InternalError e) {
-                        // InternalError: the JVM's report of a fault reading a mapped file (truncated under us)
-                        String where = "cycle file " + cycleFile(t);
-                        damage = (damage == null ? "" : damage + "; ") + where + ": " + rootMessage(e);
-                        if (!skipToNextCycle(queue, t, cycle)) {
-                            return;
-                        }
-                    }
-                }
-            } finally {
-                try {
-                    t.close();
-                } catch (RuntimeException ignored) {
-                    // nothing more to read
-                }
-            }
-        }
-
-        /** Cycle file and byte offset of the document's header; read before decoding it. */
-        private static String where(ExcerptTailer t, DocumentContext dc) {
-            try {
-                return cycleFile(t) + " byte " + (dc.wire().bytes().readPosition() - 4);
-            } catch (RuntimeException e) {
-                return cycleFile(t);
-            }
-        }
-
-        private static String cycleFile(ExcerptTailer t) {
-            try {
-                java.io.File f = t.currentFile();
-                return f == null ? "#" + t.cycle() : f.getName();
-            } catch (RuntimeException e) {
-                return "#" + t.cycle();
-            }
-        }
-
-        private static boolean skipToNextCycle(SingleChronicleQueue queue, ExcerptTailer t, int cycle) {
-            try {
-                int next = queue.nextCycle(cycle, TailerDirection.FORWARD);
-                return next > cycle && t.moveToCycle(next);
-            } catch (Exception | Error e) {
-                return false;
-            }
-        }
-    }
-
-    /**
-     * After the last complete record: a writer killed mid-append leaves either a header marked
-     * not-complete, or (Chronicle holds its append lock instead of marking the header) a zero header
-     * followed by the bytes it had already written. Readers skip both; the operator should know.
-     */
-    static boolean endsInIncompleteRecord(SingleChronicleQueue queue, ExcerptTailer t) {
-        try {
-            if (t.cycle() != queue.lastCycle() || !(t instanceof ExcerptContext ctx)) {
-                return false;
-            }
-            Wire wire = ctx.wire();
-            if (wire == null) {
-                return false;
-            }
-            Bytes<?> b = wire.bytes();
-            long p = b.readPosition();
-            int header = b.readVolatileInt(p);
-            if (header != 0 && Wires.isNotComplete(header)) { // isNotComplete(0) is true: 0 means "nothing yet"
-                return true;
-            }
-            if (header != 0) {
-                return false;
-            }
-            // only the first body bytes: the record's first field ("type") is written first, while
-            // Chronicle may keep other structures (index pages) a little further on
-            return b.readVolatileInt(p + 4) != 0 || b.readVolatileInt(p + 8) != 0;
-        } catch (RuntimeException | InternalError e) {
-            return false;
-        }
-    }
-
-    private static final class SinkFailure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        SinkFailure(RuntimeException cause) {
-            super(cause);
-        }
     }
 
     /** A {@link CliException} carried out of a worker. */
@@ -424,6 +240,8 @@ final class JournalReader implements AutoCloseable {
     static final class Worker {
         private final long stallMillis;
         volatile boolean abandoned;
+        /** Documents read so far, sound or not: what tells a slow pass from a stuck one. */
+        final AtomicLong progress = new AtomicLong();
         /** Time spent in the sink (e.g. output blocked on a pipe nobody reads yet) is not a stall. */
         volatile boolean inSink;
         boolean stalled;
@@ -436,8 +254,22 @@ final class JournalReader implements AutoCloseable {
             void run(AtomicLong progress);
         }
 
+        /** How a journal pass reports progress to this watchdog and learns it was abandoned. */
+        JournalScan.Control control() {
+            return new JournalScan.Control() {
+                @Override
+                public boolean stopped() {
+                    return abandoned;
+                }
+
+                @Override
+                public void progressed() {
+                    progress.incrementAndGet();
+                }
+            };
+        }
+
         void run(Work work) throws CliException {
-            AtomicLong progress = new AtomicLong();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread t = new Thread(() -> {
                 try {

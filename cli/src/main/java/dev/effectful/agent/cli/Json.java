@@ -51,12 +51,17 @@ final class Json {
         return line(g -> writeRecordFields(g, r, zone));
     }
 
+    /** The word on disk of a closed field, as exports have always shown it. */
+    private static String word(Enum<?> e) {
+        return e == null ? null : e.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     static void writeRecordFields(JsonGenerator g, JournalRecord r, ZoneId zone) throws IOException {
         g.writeStringField("type", r.type().word());
         str(g, "task", r.task());
         str(g, "actor", r.actor());
         str(g, "call", r.call());
-        str(g, "kind", r.kind());
+        str(g, "kind", word(r.kind()));
         str(g, "intent_key", r.intentKey());
         if (r.attempt() != 0) {
             g.writeNumberField("attempt", r.attempt());
@@ -67,13 +72,13 @@ final class Json {
         }
         num(g, "budget_left_s", r.budgetLeftS());
         embedded(g, "args", r.args());
-        str(g, "outcome", r.outcome());
-        str(g, "effect_applied", r.effectApplied());
+        str(g, "outcome", word(r.outcome()));
+        str(g, "effect_applied", word(r.effectApplied()));
         num(g, "retry_after_s", r.retryAfterS());
         num(g, "deadline_left_s", r.deadlineLeftS());
         str(g, "message", r.message());
         embedded(g, "result", r.result());
-        str(g, "probe", r.probe());
+        str(g, "probe", word(r.probe()));
         if (r.pid() != 0) {
             g.writeNumberField("pid", r.pid());
         }

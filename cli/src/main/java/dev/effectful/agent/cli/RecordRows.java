@@ -17,15 +17,16 @@ final class RecordRows {
     }
 
     static void add(Table t, JournalRecord r, ZoneId zone) {
-        String outcome = r.outcome() != null ? r.outcome() : r.probe();
+        String outcome = r.outcome() != null ? r.outcome().word() : r.probe() == null ? null : r.probe().word();
         t.row(Times.human(r.started(), zone),
                 r.type().word(),
                 r.task(),
-                r.call() == null ? null : r.call() + (r.kind() == null ? "" : " (" + r.kind() + ")"),
+                r.call() == null ? null : r.call() + (r.kind() == null ? "" : " (" + r.kind().word() + ")"),
                 r.intentKey(),
                 r.attempt() == 0 ? null : r.attempt(),
                 new Table.Cell(outcome == null ? "-" : outcome, Style.codeFor(outcome)),
-                new Table.Cell(r.effectApplied() == null ? "-" : r.effectApplied(), Style.codeFor(r.effectApplied())),
+                new Table.Cell(r.effectApplied() == null ? "-" : r.effectApplied().word(),
+                        Style.codeFor(r.effectApplied() == null ? null : r.effectApplied().word())),
                 r.durationMs() == null ? null : Times.duration(r.durationMs()),
                 detail(r));
     }

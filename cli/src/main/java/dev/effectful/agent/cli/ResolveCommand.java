@@ -2,14 +2,13 @@ package dev.effectful.agent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalFollower;
 import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.journal.ResolutionRequest;
 import dev.effectful.runtime.json.JsonMappers;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.RollCycle;
-import net.openhft.chronicle.wire.DocumentContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -117,14 +116,10 @@ final class ResolveCommand implements Callable<Integer> {
 
     /** No live writer: take the lock and append, as the journal's one writer for a moment. */
     private Integer writeItself(Path dir, String resultJson, boolean mayHandOver) throws CliException {
-        RollCycle rollCycle;
+        ChronicleJournal writer;
         try (JournalReader probe = cli.openReader()) {
             // a writer must continue the journal's own roll cycle, not the default one
-            rollCycle = probe.queue().rollCycle();
-        }
-        ChronicleJournal writer;
-        try {
-            writer = ChronicleJournal.openWriter(dir, true, rollCycle, null);
+            writer = probe.openWriter();
         } catch (JournalLock.JournalLockedException e) {
             // an agent started a moment ago: hand the verdict to it instead
             Integer done = mayHandOver ? handOver(dir, resultJson) : null;
@@ -141,7 +136,7 @@ final class ResolveCommand implements Callable<Integer> {
             JournalRecord resolution = JournalRecord.of(RecordType.RESOLUTION)
                     .task(t.from().task()).actor(t.from().actor()).call(t.from().call()).kind(t.from().kind())
                     .intentKey(key).attempt(t.intent().attempt()).attemptId(t.from().attemptId())
-                    .started(cli.now()).effectApplied(applied.name()).message(note).result(resultJson)
+                    .started(cli.now()).effectApplied(applied == Applied.yes ? Effect.YES : Effect.NO).message(note).result(resultJson)
                     .thread("journal-cli")
                     .build();
             try {
@@ -168,7 +163,7 @@ final class ResolveCommand implements Callable<Integer> {
         Path refusal = ResolutionRequest.refusalFile(dir, key);
         try (JournalReader reader = cli.openReader()) {
             // positioned at the end before the request exists, so the writer's record cannot slip by unseen
-            ExcerptTailer tailer = reader.queue().createTailer().toEnd();
+            JournalFollower tailer = reader.followFromEnd();
             try {
                 Files.deleteIfExists(refusal);
                 req.submit(dir);
@@ -223,18 +218,13 @@ final class ResolveCommand implements Callable<Integer> {
     }
 
     /** The next resolution record of this key the writer appended, or null when none so far. */
-    private JournalRecord nextResolution(ExcerptTailer tailer) {
-        while (true) {
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    return null;
-                }
-                JournalRecord r = JournalReader.decode(dc);
-                if (r != null && r.type() == RecordType.RESOLUTION && key.equals(r.intentKey())) {
-                    return r;
-                }
+    private JournalRecord nextResolution(JournalFollower tailer) {
+        for (JournalRecord r = tailer.next(); r != null; r = tailer.next()) {
+            if (r.type() == RecordType.RESOLUTION && key.equals(r.intentKey())) {
+                return r;
             }
         }
+        return null;
     }
 
     private static String readAndDelete(Path file) {

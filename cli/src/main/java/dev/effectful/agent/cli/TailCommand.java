@@ -1,8 +1,7 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.JournalFollower;
 import dev.effectful.runtime.journal.JournalRecord;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.wire.DocumentContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -33,7 +32,7 @@ final class TailCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         try (JournalReader reader = cli.openReader()) {
             // the follower starts at the end before the newest records are read, so nothing lands in between unseen
-            ExcerptTailer follower = follow ? reader.queue().createTailer().toEnd() : null;
+            JournalFollower follower = follow ? reader.followFromEnd() : null;
             List<JournalReader.Entry> newest = reader.last(lines);
             print(newest.stream().map(JournalReader.Entry::record).toList(), true);
             cli.out.flush();
@@ -44,20 +43,16 @@ final class TailCommand implements Callable<Integer> {
         return JournalCli.OK;
     }
 
-    private int follow(ExcerptTailer tailer) {
+    private int follow(JournalFollower tailer) {
         long deadline = forSeconds > 0 ? System.nanoTime() + forSeconds * 1_000_000_000L : Long.MAX_VALUE;
         java.util.List<JournalRecord> batch = new java.util.ArrayList<>();
         try {
             while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (dc.isPresent()) {
-                        JournalRecord r = JournalReader.decode(dc);
-                        if (r != null) {
-                            batch.add(r);
-                        }
-                        if (batch.size() < 1000) {
-                            continue;
-                        }
+                JournalRecord r = tailer.next();
+                if (r != null) {
+                    batch.add(r);
+                    if (batch.size() < 1000) {
+                        continue;
                     }
                 }
                 if (!batch.isEmpty()) {

@@ -1,5 +1,8 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.agent.cli.TestJournals.Run;
@@ -143,11 +146,11 @@ class JournalCliTest {
         Path j2 = tmp.resolve("orphans");
         try (ChronicleJournal j = ChronicleJournal.openWriter(j2, false, null, null)) {
             // refused before it started (task budget spent), and a dedup whose intent retention deleted
-            j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind("send")
-                    .intentKey(K_CRASH).started(TestJournals.T0).outcome("retryable").effectApplied("no")
+            j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind(Kind.SEND)
+                    .intentKey(K_CRASH).started(TestJournals.T0).outcome(OutcomeWord.RETRYABLE).effectApplied(Effect.NO)
                     .message("task budget exhausted").build());
-            j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind("send")
-                    .intentKey(K_UNKNOWN).started(TestJournals.T0).outcome("ok").effectApplied("yes").build());
+            j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind(Kind.SEND)
+                    .intentKey(K_UNKNOWN).started(TestJournals.T0).outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
         }
         Run r = cli("--dir", j2.toString(), "unresolved");
         assertThat(r.out()).contains("no unresolved intents");
@@ -396,7 +399,7 @@ class JournalCliTest {
     void controlCharactersInJournalTextCannotReachTheTerminal() throws Exception {
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             j.append(dev.effectful.runtime.journal.JournalRecord.of(RecordType.OUTCOME).task("ord-1").intentKey(K_OK)
-                    .call("x").outcome("ok").message("evil \u001b]0;pwned\u0007 text\nsecond line").build());
+                    .call("x").outcome(OutcomeWord.OK).message("evil \u001b]0;pwned\u0007 text\nsecond line").build());
         }
         Run r = cli("--dir", d, "show", "ord-1");
         assertThat(r.out()).doesNotContain("\u001b").doesNotContain("\u0007").contains("evil ?]0;pwned? text second line");

@@ -1,5 +1,8 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.agent.cli.TestJournals.Run;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalRecord;
@@ -31,20 +34,20 @@ class MillionRecordsTest {
             for (int i = 0; i < INTENTS; i++) {
                 String task = "task-" + (i % 20_000);
                 String key = String.format("%032x", i * 7919L + 1);
-                j.append(JournalRecord.of(RecordType.INTENT).task(task).actor("agent").call("send_email").kind("send")
+                j.append(JournalRecord.of(RecordType.INTENT).task(task).actor("agent").call("send_email").kind(Kind.SEND)
                         .intentKey(key).attempt(1).attemptId(task + "-a1").started(t + i).budgetLeftS(60L)
                         .args("{\"to\":\"user" + i + "@example.com\"}").build());
                 if (i % 1000 == 999) {
                     continue; // crash mid-call: no outcome
                 }
-                j.append(JournalRecord.of(RecordType.OUTCOME).task(task).actor("agent").call("send_email").kind("send")
-                        .intentKey(key).attempt(1).attemptId(task + "-a1").started(t + i).outcome("ok").effectApplied("yes")
+                j.append(JournalRecord.of(RecordType.OUTCOME).task(task).actor("agent").call("send_email").kind(Kind.SEND)
+                        .intentKey(key).attempt(1).attemptId(task + "-a1").started(t + i).outcome(OutcomeWord.OK).effectApplied(Effect.YES)
                         .result("{\"id\":" + i + "}").durationMs(12L).build());
             }
             // top up to exactly 1,000,000 records with dedups
             for (int i = 0; i < INTENTS / 1000; i++) {
                 j.append(JournalRecord.of(RecordType.DEDUP).task("task-" + i).intentKey(String.format("%032x", 1L))
-                        .started(t).outcome("ok").effectApplied("yes").build());
+                        .started(t).outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
             }
         }
     }

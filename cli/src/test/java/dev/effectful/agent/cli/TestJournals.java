@@ -1,5 +1,9 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -33,8 +37,8 @@ final class TestJournals {
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             j.append(intent("ord-1", "send_email", "send", K_OK, 1, T0, "{\"to\":\"a@example.com\",\"subject\":\"hi\"}"));
             j.append(outcome("ord-1", "send_email", "send", K_OK, 1, T0 + 10, "ok", "yes", "{\"id\":\"m-1\"}", 120L));
-            j.append(JournalRecord.of(RecordType.DEDUP).task("ord-1").call("send_email").kind("send").intentKey(K_OK)
-                    .started(T0 + 500).outcome("ok").effectApplied("yes").build());
+            j.append(JournalRecord.of(RecordType.DEDUP).task("ord-1").call("send_email").kind(Kind.SEND).intentKey(K_OK)
+                    .started(T0 + 500).outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
             j.append(intent("ord-1", "charge", "money", K_RETRY, 1, T0 + 600, "{\"amount\":12}"));
             j.append(outcome("ord-1", "charge", "money", K_RETRY, 1, T0 + 610, "retryable", "no", null, 30L));
             j.append(intent("ord-2", "create_order", "create", K_CRASH, 1, T0 + 1000,
@@ -42,8 +46,8 @@ final class TestJournals {
             j.append(intent("ord-2", "send_sms", "send", K_UNKNOWN, 2, T0 + 2000, "{\"to\":\"+100\"}"));
             j.append(outcome("ord-2", "send_sms", "send", K_UNKNOWN, 2, T0 + 2100, "unknown", "unknown", null, 8100L));
             j.append(intent("ord-2", "pay", "money", K_PROBE_FAILED, 1, T0 + 3000, "{\"amount\":5}"));
-            j.append(JournalRecord.of(RecordType.PROBE).task("ord-2").call("pay").kind("money").intentKey(K_PROBE_FAILED)
-                    .started(T0 + 3100).probe("failed").message("probe threw IOException").build());
+            j.append(JournalRecord.of(RecordType.PROBE).task("ord-2").call("pay").kind(Kind.MONEY).intentKey(K_PROBE_FAILED)
+                    .started(T0 + 3100).probe(ProbeResult.FAILED).message("probe threw IOException").build());
         }
     }
 
@@ -53,16 +57,16 @@ final class TestJournals {
     }
 
     static JournalRecord intent(String task, String call, String kind, String key, int attempt, long started, String args) {
-        return JournalRecord.of(RecordType.INTENT).task(task).actor("agent-7").call(call).kind(kind).intentKey(key)
+        return JournalRecord.of(RecordType.INTENT).task(task).actor("agent-7").call(call).kind(Kind.fromWord(kind)).intentKey(key)
                 .attempt(attempt).attemptId(task + "-" + key.substring(0, 8) + "-a" + attempt).started(started)
                 .budgetLeftS(60L).args(args).build();
     }
 
     static JournalRecord outcome(String task, String call, String kind, String key, int attempt, long started,
                                  String outcome, String effect, String result, Long durationMs) {
-        return JournalRecord.of(RecordType.OUTCOME).task(task).actor("agent-7").call(call).kind(kind).intentKey(key)
+        return JournalRecord.of(RecordType.OUTCOME).task(task).actor("agent-7").call(call).kind(Kind.fromWord(kind)).intentKey(key)
                 .attempt(attempt).attemptId(task + "-" + key.substring(0, 8) + "-a" + attempt).started(started)
-                .outcome(outcome).effectApplied(effect).result(result).durationMs(durationMs)
+                .outcome(OutcomeWord.fromWord(outcome)).effectApplied(Effect.fromWord(effect)).result(result).durationMs(durationMs)
                 .retryAfterS("retryable".equals(outcome) ? 30L : null)
                 .message("ok".equals(outcome) ? null : "503 from POST after 8.1s").build();
     }

@@ -1,5 +1,8 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.agent.cli.TestJournals.Run;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.DamageAcknowledgements;
@@ -32,7 +35,7 @@ class VerifyExitCodesTest {
     private static final String K_SEND = "000000000000000000000000000000a4";
 
     private static JournalRecord intent(String call, String kind, String key, String reentry) {
-        return JournalRecord.of(RecordType.INTENT).task("t-1").call(call).kind(kind).intentKey(key).attempt(1)
+        return JournalRecord.of(RecordType.INTENT).task("t-1").call(call).kind(Kind.fromWord(kind)).intentKey(key).attempt(1)
                 .started(TestJournals.T0).args("{\"id\":\"" + key.substring(28) + "\"}").reentry(reentry).build();
     }
 
@@ -42,8 +45,8 @@ class VerifyExitCodesTest {
             j.append(intent("set_flag", "idempotent", K_IDEMPOTENT, "-"));          // crashed: runs again safely
             j.append(intent("create_doc", "create", K_KEYABLE, "keyable"));       // keyable create: runs again
             j.append(intent("charge", "money", K_PROBE, "probe"));                // has a probe: probed first
-            j.append(JournalRecord.of(RecordType.OUTCOME).task("t-1").call("charge").kind("money").intentKey(K_PROBE)
-                    .attempt(1).started(TestJournals.T0 + 5).outcome("unknown").effectApplied("unknown").build());
+            j.append(JournalRecord.of(RecordType.OUTCOME).task("t-1").call("charge").kind(Kind.MONEY).intentKey(K_PROBE)
+                    .attempt(1).started(TestJournals.T0 + 5).outcome(OutcomeWord.UNKNOWN).effectApplied(Effect.UNKNOWN).build());
             if (withPersonIntent) {
                 j.append(intent("send_sms", "send", K_SEND, "-"));                // no probe: held for a person
             }

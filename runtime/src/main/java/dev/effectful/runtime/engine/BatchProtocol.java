@@ -1,5 +1,10 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.ApiWords;
+import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.AttemptIds;
 import dev.effectful.Attempt;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
@@ -113,7 +118,7 @@ final class BatchProtocol {
             return;
         }
         call.attempt = attempt;
-        call.attemptId = call.task.id() + "-" + call.intentKey.substring(0, 8) + "-a" + attempt;
+        call.attemptId = AttemptIds.of(call.task.id(), call.intentKey, attempt);
         call.startedMillis = System.currentTimeMillis();
         call.startNanos = System.nanoTime();
         ParamSpec itemSpec = new ParamSpec(spec.noun(), false, false, false);
@@ -170,24 +175,24 @@ final class BatchProtocol {
         args[spec.itemsIndex()] = BatchSpec.sameKind((Collection<?>) call.args[spec.itemsIndex()], List.of(p.item));
         long started = System.currentTimeMillis();
         ProbeRunner.Result r = steps.probes().run(call.tool, call.self, args);
-        String word = r.word();
-        if ("found".equals(word) && r.value() instanceof Outcome<?> o && !foundIn(o, p.id)) {
-            word = "absent";
+        ProbeResult word = r.word();
+        if (word == ProbeResult.FOUND && r.value() instanceof Outcome<?> o && !foundIn(o, p.id)) {
+            word = ProbeResult.ABSENT;
         }
         JournalRecord.Builder rec = steps.records().base(call, RecordType.PROBE).intentKey(p.key).item(p.id).attempt(lastAttempt)
                 .started(started).durationMs(System.currentTimeMillis() - started).probe(word);
         switch (word) {
-            case "found" -> {
-                steps.records().appendAndApply(rec.outcome("ok").effectApplied("yes").build());
+            case FOUND -> {
+                steps.records().appendAndApply(rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
                 p.plan = Plan.DONE;
             }
-            case "absent" -> {
+            case ABSENT -> {
                 steps.records().appendAndApply(rec.build());
                 p.plan = Plan.SEND;
                 p.attempt = lastAttempt + 1;
             }
             default -> {
-                steps.records().appendAndApply(rec.outcome("unknown").effectApplied("unknown").message(r.message()).build());
+                steps.records().appendAndApply(rec.outcome(OutcomeWord.UNKNOWN).effectApplied(Effect.UNKNOWN).message(r.message()).build());
                 p.plan = Plan.HELD;
                 p.reason = "may have applied and the probe failed (" + r.message() + ")";
             }
@@ -245,8 +250,8 @@ final class BatchProtocol {
             if (p.plan == Plan.SEND && call.journaled) {
                 CallRecords records = steps.records();
                 records.appendAndApply(records.base(call, RecordType.OUTCOME).intentKey(p.key).item(p.id).attempt(p.attempt)
-                        .attemptId(attemptId(call, p)).started(call.startedMillis).outcome(item.status().word())
-                        .effectApplied(item.applied().word()).message(item.reason())
+                        .attemptId(attemptId(call, p)).started(call.startedMillis).outcome(ApiWords.outcome(item.status()))
+                        .effectApplied(ApiWords.effect(item.applied())).message(item.reason())
                         .retryAfterS(item.status() == Status.RETRYABLE && failure != null ? failure.retryAfterS() : null)
                         .deadlineLeftS(call.task.leftSeconds()).durationMs(durationMs).build());
             }
@@ -304,6 +309,6 @@ final class BatchProtocol {
     }
 
     private static String attemptId(Call call, ItemPlan p) {
-        return call.task.id() + "-" + p.key.substring(0, 8) + "-a" + p.attempt;
+        return AttemptIds.of(call.task.id(), p.key, p.attempt);
     }
 }

@@ -1,5 +1,6 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.ApiWords;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
@@ -28,7 +29,7 @@ final class CallRecords {
     JournalRecord.Builder base(Call call, RecordType type) {
         JournalRecord.Builder b = JournalRecord.of(type).task(call.task.id())
                 .actor(call.task.actor().isEmpty() ? null : call.task.actor())
-                .call(call.tool.verb()).kind(call.tool.kindWord())
+                .call(call.tool.verb()).kind(ApiWords.kind(call.tool.kind()))
                 .intentKey(call.intentKey);
         // every record of a call is built here, so here its @Redact rule covers message, result and args
         return call.redactor.active() ? b.finishWith(call.redactor::record) : b;

@@ -1,5 +1,6 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.ApiWords;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Outcome;
@@ -92,8 +93,8 @@ final class Conclusion {
         }
         CallRecords records = steps.records();
         JournalRecord rec = records.base(call, RecordType.OUTCOME).attempt(call.attempt).attemptId(call.attemptId)
-                .started(call.startedMillis).outcome(outcome.status().word())
-                .effectApplied(outcome.effectApplied().word()).retryAfterS(outcome.retryAfterS())
+                .started(call.startedMillis).outcome(ApiWords.outcome(outcome.status()))
+                .effectApplied(ApiWords.effect(outcome.effectApplied())).retryAfterS(outcome.retryAfterS())
                 .deadlineLeftS(call.task.leftSeconds()).message(message).result(resultJson).durationMs(durationMs)
                 .build();
         if (call.journaled) {

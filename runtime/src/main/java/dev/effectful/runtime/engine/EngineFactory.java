@@ -19,9 +19,6 @@ import dev.effectful.runtime.store.IntentStoreProviders;
 import dev.effectful.runtime.values.ArgsRenderer;
 import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
-import net.openhft.chronicle.queue.RollCycle;
-import net.openhft.chronicle.queue.RollCycles;
-import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,7 +62,7 @@ public final class EngineFactory {
         java.util.List<AutoCloseable> owned = new java.util.ArrayList<>();
         try {
             ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
-                    rollCycle(config.rollCycle()), null);
+                    config.rollCycle());
             for (String line : journal.damageFound()) {
                 AgentLog.errorOnce("journal-damage:" + line, line, null);
             }
@@ -137,7 +134,7 @@ public final class EngineFactory {
             scratch = Files.createTempDirectory("effectful-warmup");
             java.nio.file.Path dir = scratch.resolve("journal");
             try (ChronicleJournal j = ChronicleJournal.openWriter(dir, config.sync() == EffectfulConfig.Sync.INTENT,
-                    rollCycle(config.rollCycle()), null)) {
+                    config.rollCycle())) {
                 j.append(dev.effectful.runtime.journal.JournalRecord.of(dev.effectful.runtime.journal.RecordType.INTENT)
                         .intentKey("warm-up").build());
                 rebuild(j, new LocalIntentIndex());
@@ -249,15 +246,5 @@ public final class EngineFactory {
         } catch (IOException e) {
             throw new IllegalStateException("no place for even a temporary redaction secret", e);
         }
-    }
-
-    static RollCycle rollCycle(String name) {
-        return switch (name.toLowerCase(java.util.Locale.ROOT)) {
-            case "five_minutely", "minutely" -> RollCycles.FIVE_MINUTELY;
-            case "hourly" -> RollCycles.FAST_HOURLY;
-            // one file per second: only so a test can watch retention delete files within seconds
-            case "secondly" -> TestRollCycles.TEST_SECONDLY;
-            default -> RollCycles.FAST_DAILY;
-        };
     }
 }

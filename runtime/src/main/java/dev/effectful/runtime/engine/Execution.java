@@ -1,5 +1,8 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.AttemptIds;
 import dev.effectful.Attempt;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
@@ -56,7 +59,7 @@ final class Execution {
     /** Writes the intent of attempt {@code attempt}; then the body may run, under its deadline. */
     void startAttempt(Call call, int attempt) {
         call.attempt = attempt;
-        call.attemptId = call.task.id() + "-" + call.intentKey.substring(0, 8) + "-a" + attempt;
+        call.attemptId = AttemptIds.of(call.task.id(), call.intentKey, attempt);
         call.startedMillis = System.currentTimeMillis();
         call.startNanos = System.nanoTime();
         JournalRecord intent = records.base(call, RecordType.INTENT)
@@ -99,12 +102,12 @@ final class Execution {
         JournalRecord.Builder rec = records.base(call, RecordType.PROBE).attempt(lastAttempt).started(started)
                 .durationMs(System.currentTimeMillis() - started).probe(r.word());
         switch (r.word()) {
-            case "found" -> {
+            case FOUND -> {
                 if (!r.hasValue()) {
                     foundWithoutValue(call, rec);
                     return;
                 }
-                rec.outcome("ok").effectApplied("yes").result(r.json()).message(r.message());
+                rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).result(r.json()).message(r.message());
                 records.appendAndApply(rec.build());
                 if (r.json() != null && Redactor.heldSecret(call.redactor.result(r.json()))) {
                     call.forWaiters = replays.heldSecretAnswer(call);
@@ -114,12 +117,12 @@ final class Execution {
                 inFlight.finish(call, shaper.ok(call, ok, r.value()));
                 CallRecords.logLine(call, "probe found", "ok", "yes", 0);
             }
-            case "absent" -> {
+            case ABSENT -> {
                 records.appendAndApply(rec.build());
                 startAttempt(call, lastAttempt + 1);
             }
             default -> {
-                rec.outcome("unknown").effectApplied("unknown").message(r.message());
+                rec.outcome(OutcomeWord.UNKNOWN).effectApplied(Effect.UNKNOWN).message(r.message());
                 records.appendAndApply(rec.build());
                 refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "attempt " + lastAttempt
                         + " may have applied and the probe failed (" + r.message() + "): not run again; retry later or"
@@ -132,7 +135,7 @@ final class Execution {
     private void foundWithoutValue(Call call, JournalRecord.Builder rec) {
         Outcome<Object> noValue = Outcomes.okWithoutValue(call, "already done: an earlier attempt had applied (the"
                 + " probe found it); the original result was not stored (" + ProbeRunner.NO_VALUE + ")");
-        records.appendAndApply(rec.outcome("ok").effectApplied("yes").message(noValue.message()).build());
+        records.appendAndApply(rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).message(noValue.message()).build());
         inFlight.finish(call, shaper.okWithoutValue(call, noValue));
         CallRecords.logLine(call, "probe found", "ok", "yes", 0);
     }

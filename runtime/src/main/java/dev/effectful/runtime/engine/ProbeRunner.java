@@ -1,5 +1,6 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.values.ResultCodec;
 
@@ -28,8 +29,8 @@ final class ProbeRunner {
      *
      * @param hasValue false when found without a value to return (a {@code true} probe, a void tool)
      */
-    record Result(String word, Object value, String json, String message, boolean hasValue) {
-        Result(String word, Object value, String json, String message) {
+    record Result(ProbeResult word, Object value, String json, String message, boolean hasValue) {
+        Result(ProbeResult word, Object value, String json, String message) {
             this(word, value, json, message, value != null);
         }
     }
@@ -40,27 +41,27 @@ final class ProbeRunner {
             value = tool.probe().orElseThrow().invoke(self, args);
         } catch (InvocationTargetException e) {
             Throwable c = e.getCause();
-            return new Result("failed", null, null, "probe threw " + c.getClass().getSimpleName()
+            return new Result(ProbeResult.FAILED, null, null, "probe threw " + c.getClass().getSimpleName()
                     + (c.getMessage() == null ? "" : ": " + c.getMessage()));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return new Result("failed", null, null, "probe could not run: " + e);
+            return new Result(ProbeResult.FAILED, null, null, "probe could not run: " + e);
         }
         if (value instanceof Optional<?> o) {
             if (o.isEmpty()) {
-                return new Result("absent", null, null, null);
+                return new Result(ProbeResult.ABSENT, null, null, null);
             }
             if (!tool.returnsOptional()) {
                 value = o.get();
             }
         }
         if (value == null || Boolean.FALSE.equals(value)) {
-            return new Result("absent", null, null, null);
+            return new Result(ProbeResult.ABSENT, null, null, null);
         }
         Class<?> r = tool.method().getReturnType();
         if (r == void.class || (Boolean.TRUE.equals(value) && r != boolean.class && r != Boolean.class)) {
-            return new Result("found", null, null, null, false);
+            return new Result(ProbeResult.FOUND, null, null, null, false);
         }
         ResultCodec.Encoded enc = results.encode(value);
-        return new Result("found", value, enc.json(), enc.problem() == null ? null : "result not stored: " + enc.problem());
+        return new Result(ProbeResult.FOUND, value, enc.json(), enc.problem() == null ? null : "result not stored: " + enc.problem());
     }
 }

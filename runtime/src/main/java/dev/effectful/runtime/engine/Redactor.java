@@ -301,14 +301,13 @@ public final class Redactor implements UnaryOperator<String> {
         }
         String message = text(r.message());
         String result = result(r.result());
-        String probe = text(r.probe());
         String args = json(r.args());
-        if (message == r.message() && result == r.result() && probe == r.probe() && args == r.args()) {
+        if (message == r.message() && result == r.result() && args == r.args()) {
             return r;
         }
         return new JournalRecord(r.type(), r.task(), r.actor(), r.call(), r.kind(), r.intentKey(), r.attempt(),
                 r.attemptId(), r.started(), r.budgetLeftS(), args, r.outcome(), r.effectApplied(), r.retryAfterS(),
-                r.deadlineLeftS(), message, result, probe, r.pid(), r.thread(), r.durationMs(), r.item(), r.reentry());
+                r.deadlineLeftS(), message, result, r.probe(), r.pid(), r.thread(), r.durationMs(), r.item(), r.reentry());
     }
 
     /** The outcome with its message and items' reasons redacted; its value is the caller's own and untouched. */

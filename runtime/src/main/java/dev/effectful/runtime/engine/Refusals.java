@@ -1,5 +1,6 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.ApiWords;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
@@ -41,7 +42,7 @@ final class Refusals {
                 List.of());
         if (call.intentKey != null && status != Status.OK) {
             records.appendQuietly(records.base(call, RecordType.REFUSED).started(System.currentTimeMillis())
-                    .outcome(status.word()).effectApplied(effect.word()).retryAfterS(retryAfterS)
+                    .outcome(ApiWords.outcome(status)).effectApplied(ApiWords.effect(effect)).retryAfterS(retryAfterS)
                     .deadlineLeftS(deadlineLeft).message(message).build());
         }
         CallRecords.logLine(call, "refused", status.word(), effect.word(), 0);

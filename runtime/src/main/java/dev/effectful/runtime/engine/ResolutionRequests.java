@@ -1,5 +1,6 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
@@ -225,7 +226,7 @@ final class ResolutionRequests implements AutoCloseable {
         JournalRecord r = JournalRecord.of(RecordType.RESOLUTION)
                 .task(req.task()).actor(req.actor()).call(req.call()).kind(req.kind())
                 .intentKey(req.intentKey()).attempt(attempt).attemptId(req.attemptId())
-                .started(System.currentTimeMillis()).effectApplied(req.applied() ? "yes" : "no")
+                .started(System.currentTimeMillis()).effectApplied(req.applied() ? Effect.YES : Effect.NO)
                 .message(req.note()).result(result).thread("journal-cli pid " + req.requestedByPid())
                 .build();
         try {

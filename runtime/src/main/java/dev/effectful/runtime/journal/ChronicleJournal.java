@@ -180,7 +180,7 @@ public final class ChronicleJournal implements Journal {
                 }
                 DecodedRecord d = RecordCodec.decode(dc.wire(), RecordCodec.Mode.FULL);
                 if (d.damaged()) {
-                    found(where(tailer, dc), dc.index(), d);
+                    found(JournalScan.where(tailer, dc), dc.index(), d);
                 }
                 return Optional.ofNullable(d.trusted());
             }
@@ -227,56 +227,10 @@ public final class ChronicleJournal implements Journal {
     }
 
     private boolean replay0(RecordVisitor visitor, boolean lean, long afterIndex) {
-        ChecksumWatch watch = new ChecksumWatch();
-        RecordCodec.Mode mode = lean ? RecordCodec.Mode.INDEX : RecordCodec.Mode.FULL;
-        try (ExcerptTailer tailer = queue.createTailer()) {
-            if (afterIndex < 0) {
-                tailer.toStart();
-            } else if (!tailer.moveToIndex(afterIndex)) {
-                return false;
-            } else {
-                try (DocumentContext first = tailer.readingDocument()) {
-                    if (!first.isPresent() || first.index() != afterIndex) {
-                        return false;
-                    }
-                    // the record the snapshot ends at sets what the records after it must carry
-                    watch.judge(RecordCodec.decode(first.wire(), RecordCodec.Mode.INDEX));
-                }
-            }
-            while (true) {
-                // metadata included: a data record whose header bit was flipped to "metadata" would
-                // otherwise vanish from every replay without a word
-                try (DocumentContext dc = tailer.readingDocument(true)) {
-                    if (!dc.isPresent()) {
-                        return true;
-                    }
-                    if (!dc.isData()) {
-                        if (dc.isMetaData() && RecordCodec.looksLikeRecord(dc.wire())) {
-                            found(where(tailer, dc), dc.index(), RecordCodec.decode(dc.wire(), mode).asDamaged());
-                        }
-                        continue;
-                    }
-                    String at = where(tailer, dc);
-                    DecodedRecord d = watch.judge(RecordCodec.decode(dc.wire(), mode));
-                    if (d.damaged()) {
-                        found(at, dc.index(), d);
-                    } else {
-                        visitor.visit(dc.index(), d.record());
-                    }
-                }
-            }
-        }
-    }
-
-    /** Cycle file and byte offset of the document {@code dc} is reading; computed before decoding it. */
-    private static String where(ExcerptTailer tailer, DocumentContext dc) {
-        try {
-            File f = tailer.currentFile();
-            long offset = dc.wire().bytes().readPosition() - 4; // the document's header
-            return (f == null ? "cycle " + tailer.cycle() : f.getName()) + " byte " + offset;
-        } catch (RuntimeException e) {
-            return "cycle " + tailer.cycle();
-        }
+        JournalScan scan = new JournalScan(queue, lean ? RecordCodec.Mode.INDEX : RecordCodec.Mode.FULL,
+                JournalScan.OnFault.STOP, JournalScan.Control.NONE, this::found);
+        return scan.run(afterIndex < 0 ? JournalScan.Range.all() : JournalScan.Range.after(afterIndex), visitor)
+                .rangeFound();
     }
 
     /**
@@ -293,11 +247,13 @@ public final class ChronicleJournal implements Journal {
     }
 
     /** Every damaged record a replay or read of this journal met so far, in index order. */
+    @Override
     public List<RecordDamage> damagedRecords() {
         return List.copyOf(recordDamage.values());
     }
 
     /** Cycles (one roll period each) that have a file on disk, oldest first. */
+    @Override
     public List<Integer> cycles() {
         queue.refreshDirectoryListing();
         int first = queue.firstCycle();
@@ -313,11 +269,13 @@ public final class ChronicleJournal implements Journal {
     }
 
     /** The cycle that appends go to now: never deleted. */
+    @Override
     public int currentCycle() {
         return queue.cycle();
     }
 
     /** Epoch millis at which {@code cycle} ends: every record in it is older. */
+    @Override
     public long cycleEndMillis(int cycle) {
         return queue.epoch() + ((long) cycle + 1) * queue.rollCycle().lengthInMillis();
     }
@@ -326,37 +284,18 @@ public final class ChronicleJournal implements Journal {
      * Visits every sound record of one cycle, in order, decoded as for the index. Returns false when
      * the cycle holds a damaged record (reported, not visited): its file is evidence a person needs.
      */
+    @Override
     public boolean replayCycle(int cycle, RecordVisitor visitor) {
-        boolean sound = true;
-        try (ExcerptTailer tailer = queue.createTailer()) {
-            if (!tailer.moveToCycle(cycle)) {
-                return true;
-            }
-            while (true) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent() || queue.rollCycle().toCycle(dc.index()) != cycle) {
-                        return sound;
-                    }
-                    if (!dc.isData()) {
-                        continue;
-                    }
-                    String at = where(tailer, dc);
-                    DecodedRecord d = RecordCodec.decode(dc.wire(), RecordCodec.Mode.INDEX);
-                    if (d.damaged()) {
-                        found(at, dc.index(), d);
-                        sound = false;
-                    } else {
-                        visitor.visit(dc.index(), d.record());
-                    }
-                }
-            }
-        }
+        JournalScan scan = new JournalScan(queue, RecordCodec.Mode.INDEX, JournalScan.OnFault.STOP,
+                JournalScan.Control.NONE, this::found);
+        return scan.run(JournalScan.Range.cycle(cycle), visitor).damaged().isEmpty();
     }
 
     /**
      * Deletes the file of a past cycle and makes the queue forget it. Refuses the cycle appends go
      * to now and the newest one on disk, which an appender may still hold.
      */
+    @Override
     public boolean deleteCycle(int cycle) throws IOException {
         if (cycle >= queue.cycle() || cycle >= queue.lastCycle()) {
             return false;
@@ -381,9 +320,88 @@ public final class ChronicleJournal implements Journal {
         return damage;
     }
 
-    /** The underlying queue, for the CLI's integrity checks and retention. */
+    /**
+     * The underlying queue: for the journal package (salvage, scans) and the bench's journal generator,
+     * which writes a million records at append speed. Nothing else may import {@code net.openhft}.
+     */
     public SingleChronicleQueue queue() {
         return queue;
+    }
+
+    /**
+     * A damage-tolerant pass for readers that must not stop at the first fault (the CLI), to
+     * {@link JournalScan#run}; its counts can be read while it runs. Damaged records are counted
+     * in it, not logged.
+     */
+    public JournalScan newScan(boolean summaries, JournalScan.Control control) {
+        return new JournalScan(queue, summaries ? RecordCodec.Mode.SUMMARY : RecordCodec.Mode.FULL,
+                JournalScan.OnFault.NEXT_CYCLE, control, null);
+    }
+
+    /**
+     * Visits up to {@code n} of the newest sound records, newest first, reading backwards so a huge
+     * journal costs nothing extra. Throws when damage defeats the backward walk (the caller then
+     * falls back to a forward {@link #scan}).
+     */
+    public void newestFirst(int n, JournalScan.Control control, RecordVisitor visitor) {
+        int seen = 0;
+        try (ExcerptTailer t = queue.createTailer()) {
+            t.direction(net.openhft.chronicle.queue.TailerDirection.BACKWARD).toEnd();
+            while (seen < n && !control.stopped()) {
+                try (DocumentContext dc = t.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return;
+                    }
+                    control.progressed();
+                    JournalRecord r = dc.isData() ? RecordCodec.read(dc.wire()) : null;
+                    if (r != null) {
+                        seen++;
+                        visitor.visit(dc.index(), r);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Follows the journal from its current end: each record appended from now on, in order. */
+    public JournalFollower followFromEnd() {
+        return new JournalFollower(queue.createTailer().toEnd());
+    }
+
+    /** Chronicle's count of records, for sizing; 0 when it cannot tell (damage). */
+    public long recordCountHint() {
+        try {
+            return Math.max(0, queue.entryCount());
+        } catch (RuntimeException | InternalError e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Opens {@code dir} for writing with the roll cycle its existing files use (read from
+     * {@code reader}): a writer that joins a journal must continue its cycles, not the default.
+     */
+    public static ChronicleJournal openWriterLike(ChronicleJournal reader, boolean syncIntents) throws IOException {
+        return openWriter(reader.dir, syncIntents, reader.queue.rollCycle(), null);
+    }
+
+    /**
+     * Opens the journal for writing with a roll cycle named as in {@code effectful.roll-cycle}:
+     * {@code daily} (default), {@code hourly}, {@code five_minutely} (or {@code minutely}),
+     * {@code secondly} (tests and soaks only).
+     */
+    public static ChronicleJournal openWriter(Path dir, boolean syncIntents, String rollCycleName) throws IOException {
+        return openWriter(dir, syncIntents, rollCycleNamed(rollCycleName), null);
+    }
+
+    static RollCycle rollCycleNamed(String name) {
+        return switch (name == null ? "daily" : name.toLowerCase(java.util.Locale.ROOT)) {
+            case "five_minutely", "minutely" -> RollCycles.FIVE_MINUTELY;
+            case "hourly" -> RollCycles.FAST_HOURLY;
+            // one file per second: only so a test can watch retention delete files within seconds
+            case "secondly" -> net.openhft.chronicle.queue.rollcycles.TestRollCycles.TEST_SECONDLY;
+            default -> RollCycles.FAST_DAILY;
+        };
     }
 
     @Override
@@ -407,6 +425,7 @@ public final class ChronicleJournal implements Journal {
     }
 
     /** The index of the newest record, or -1 for an empty journal. */
+    @Override
     public long lastIndex() {
         try {
             return queue.lastIndex();
@@ -420,6 +439,7 @@ public final class ChronicleJournal implements Journal {
      * snapshot of the index does not cover. Returns how many, or -1 if that record is not in the
      * journal (then nothing was visited and a full replay is needed).
      */
+    @Override
     public long replayForIndexAfter(long index, RecordVisitor visitor) {
         long[] visited = {0};
         boolean found = replay((i, r) -> {

@@ -2,7 +2,9 @@ package dev.effectful.runtime.journal;
 
 /**
  * One journal record, field for field as users read it (CONTRACT.md, "The journal"). Absent fields
- * are null (or 0 for {@code attempt}, {@code pid} and {@code started}).
+ * are null (or 0 for {@code attempt}, {@code pid} and {@code started}). The closed words (kind,
+ * outcome, effect, probe) are enums here and words on disk: {@link RecordCodec} maps them; a word a
+ * reader does not know reads as null.
  *
  * @param started epoch milliseconds when the event this record describes started
  * @param args    JSON object of the arguments (redacted ones as fingerprints)
@@ -12,11 +14,16 @@ package dev.effectful.runtime.journal;
  *                {@code probe} (it has one) and/or {@code keyable} (a CREATE with an intent key), space
  *                separated, {@code -} for neither; null when not written (older records, other types)
  */
-public record JournalRecord(RecordType type, String task, String actor, String call, String kind, String intentKey,
+public record JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
                             int attempt, String attemptId, long started, Long budgetLeftS, String args,
-                            String outcome, String effectApplied, Long retryAfterS, Long deadlineLeftS,
-                            String message, String result, String probe, long pid, String thread, Long durationMs,
+                            OutcomeWord outcome, Effect effectApplied, Long retryAfterS, Long deadlineLeftS,
+                            String message, String result, ProbeResult probe, long pid, String thread, Long durationMs,
                             String item, String reentry) {
+
+    /** A record of a READ call: never deduplicated, never held, never written to a shared store. */
+    public boolean isRead() {
+        return kind == Kind.READ;
+    }
 
     public static Builder of(RecordType type) {
         return new Builder(type);
@@ -28,20 +35,20 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private String task;
         private String actor;
         private String call;
-        private String kind;
+        private Kind kind;
         private String intentKey;
         private int attempt;
         private String attemptId;
         private long started;
         private Long budgetLeftS;
         private String args;
-        private String outcome;
-        private String effectApplied;
+        private OutcomeWord outcome;
+        private Effect effectApplied;
         private Long retryAfterS;
         private Long deadlineLeftS;
         private String message;
         private String result;
-        private String probe;
+        private ProbeResult probe;
         private long pid = ProcessHandle.current().pid();
         private String thread = Thread.currentThread().getName();
         private Long durationMs;
@@ -56,20 +63,20 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder task(String v) { task = v; return this; }
         public Builder actor(String v) { actor = v; return this; }
         public Builder call(String v) { call = v; return this; }
-        public Builder kind(String v) { kind = v; return this; }
+        public Builder kind(Kind v) { kind = v; return this; }
         public Builder intentKey(String v) { intentKey = v; return this; }
         public Builder attempt(int v) { attempt = v; return this; }
         public Builder attemptId(String v) { attemptId = v; return this; }
         public Builder started(long v) { started = v; return this; }
         public Builder budgetLeftS(Long v) { budgetLeftS = v; return this; }
         public Builder args(String v) { args = v; return this; }
-        public Builder outcome(String v) { outcome = v; return this; }
-        public Builder effectApplied(String v) { effectApplied = v; return this; }
+        public Builder outcome(OutcomeWord v) { outcome = v; return this; }
+        public Builder effectApplied(Effect v) { effectApplied = v; return this; }
         public Builder retryAfterS(Long v) { retryAfterS = v; return this; }
         public Builder deadlineLeftS(Long v) { deadlineLeftS = v; return this; }
         public Builder message(String v) { message = v; return this; }
         public Builder result(String v) { result = v; return this; }
-        public Builder probe(String v) { probe = v; return this; }
+        public Builder probe(ProbeResult v) { probe = v; return this; }
         public Builder pid(long v) { pid = v; return this; }
         public Builder thread(String v) { thread = v; return this; }
         public Builder durationMs(Long v) { durationMs = v; return this; }

@@ -88,7 +88,7 @@ public final class RecordCodec {
         text(w, Field.TASK, r.task());
         text(w, Field.ACTOR, r.actor());
         text(w, Field.CALL, r.call());
-        text(w, Field.KIND, r.kind());
+        text(w, Field.KIND, r.kind() == null ? null : r.kind().word());
         text(w, Field.INTENT_KEY, r.intentKey());
         if (r.attempt() != 0) {
             w.writeEventId(Field.ATTEMPT.id).int32(r.attempt());
@@ -97,13 +97,13 @@ public final class RecordCodec {
         w.writeEventId(Field.STARTED.id).int64(r.started());
         number(w, Field.BUDGET_LEFT_S, r.budgetLeftS());
         text(w, Field.ARGS, r.args());
-        text(w, Field.OUTCOME, r.outcome());
-        text(w, Field.EFFECT_APPLIED, r.effectApplied());
+        text(w, Field.OUTCOME, r.outcome() == null ? null : r.outcome().word());
+        text(w, Field.EFFECT_APPLIED, r.effectApplied() == null ? null : r.effectApplied().word());
         number(w, Field.RETRY_AFTER_S, r.retryAfterS());
         number(w, Field.DEADLINE_LEFT_S, r.deadlineLeftS());
         text(w, Field.MESSAGE, r.message());
         text(w, Field.RESULT, r.result());
-        text(w, Field.PROBE, r.probe());
+        text(w, Field.PROBE, r.probe() == null ? null : r.probe().word());
         w.writeEventId(Field.PID.id).int64(r.pid());
         text(w, Field.THREAD, r.thread());
         number(w, Field.DURATION_MS, r.durationMs());
@@ -292,10 +292,10 @@ public final class RecordCodec {
                     case INTENT_KEY -> b.intentKey(in.text());
                     case ATTEMPT -> b.attempt(in.int32());
                     case STARTED -> b.started(in.int64());
-                    case OUTCOME -> b.outcome(in.text());
-                    case EFFECT_APPLIED -> b.effectApplied(in.text());
+                    case OUTCOME -> b.outcome(OutcomeWord.fromWord(in.text()));
+                    case EFFECT_APPLIED -> b.effectApplied(Effect.fromWord(in.text()));
                     case RETRY_AFTER_S -> b.retryAfterS(in.int64());
-                    case PROBE -> b.probe(in.text());
+                    case PROBE -> b.probe(ProbeResult.fromWord(in.text()));
                     case DURATION_MS -> b.durationMs(in.int64());
                     case RESULT -> {
                         in.skipValue();
@@ -325,20 +325,20 @@ public final class RecordCodec {
                 case TASK -> b.task(in.text());
                 case ACTOR -> b.actor(in.text());
                 case CALL -> b.call(in.text());
-                case KIND -> b.kind(in.text());
+                case KIND -> b.kind(Kind.fromWord(in.text()));
                 case INTENT_KEY -> b.intentKey(in.text());
                 case ATTEMPT -> b.attempt(in.int32());
                 case ATTEMPT_ID -> b.attemptId(in.text());
                 case STARTED -> b.started(in.int64());
                 case BUDGET_LEFT_S -> b.budgetLeftS(in.int64());
                 case ARGS -> b.args(in.text());
-                case OUTCOME -> b.outcome(in.text());
-                case EFFECT_APPLIED -> b.effectApplied(in.text());
+                case OUTCOME -> b.outcome(OutcomeWord.fromWord(in.text()));
+                case EFFECT_APPLIED -> b.effectApplied(Effect.fromWord(in.text()));
                 case RETRY_AFTER_S -> b.retryAfterS(in.int64());
                 case DEADLINE_LEFT_S -> b.deadlineLeftS(in.int64());
                 case MESSAGE -> b.message(in.text());
                 case RESULT -> b.result(in.text());
-                case PROBE -> b.probe(in.text());
+                case PROBE -> b.probe(ProbeResult.fromWord(in.text()));
                 case PID -> b.pid(in.int64());
                 case THREAD -> b.thread(in.text());
                 case DURATION_MS -> b.durationMs(in.int64());

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * @param resultJson the value a repeat returns (JSON text), or null: none given
  */
 public record ResolutionRequest(String intentKey, boolean applied, String note, String resultJson, boolean force,
-                                String task, String actor, String call, String kind, int attempt, String attemptId,
+                                String task, String actor, String call, Kind kind, int attempt, String attemptId,
                                 long requestedAtMillis, long requestedByPid) {
 
     /** The sub-directory of the journal holding requests. */
@@ -120,7 +120,7 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
             throw new IOException("request file " + file.getFileName() + ": applied must be yes or no, not " + applied);
         }
         return new ResolutionRequest(key, "yes".equals(applied), text(n, "note"), text(n, "result"),
-                n.path("force").asBoolean(false), text(n, "task"), text(n, "actor"), text(n, "call"), text(n, "kind"),
+                n.path("force").asBoolean(false), text(n, "task"), text(n, "actor"), text(n, "call"), Kind.fromWord(text(n, "kind")),
                 n.path("attempt").asInt(0), text(n, "attempt_id"), n.path("requested_at").asLong(0),
                 n.path("requested_by_pid").asLong(0));
     }
@@ -135,7 +135,7 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         n.put("task", task);
         n.put("actor", actor);
         n.put("call", call);
-        n.put("kind", kind);
+        n.put("kind", kind == null ? null : kind.word());
         n.put("attempt", attempt);
         n.put("attempt_id", attemptId);
         n.put("requested_at", requestedAtMillis);

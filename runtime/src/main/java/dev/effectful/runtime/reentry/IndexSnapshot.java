@@ -1,5 +1,7 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.Effect;
+
 import dev.effectful.runtime.journal.JournalFiles;
 
 import java.io.BufferedOutputStream;
@@ -135,7 +137,7 @@ public final class IndexSnapshot {
         }
         out.writeByte(s.phase().ordinal());
         out.writeInt(s.attempts());
-        out.writeUTF(s.effectApplied() == null ? "" : s.effectApplied());
+        out.writeUTF(s.effectApplied() == null ? "" : s.effectApplied().word());
         out.writeLong(s.retryAfterUntil());
         out.writeLong(s.resultIndex());
         out.writeLong(s.lastMillis());
@@ -164,7 +166,7 @@ public final class IndexSnapshot {
         long retryUntil = in.getLong();
         long resultIndex = in.getLong();
         long lastMillis = in.getLong();
-        return new IntentState(phase, attempts, effect.isEmpty() ? null : effect.intern(), retryUntil, resultIndex,
+        return new IntentState(phase, attempts, Effect.fromWord(effect), retryUntil, resultIndex,
                 lastMillis);
     }
 

@@ -3,6 +3,7 @@ package dev.effectful.runtime.reentry;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Status;
+import dev.effectful.runtime.journal.Effect;
 
 /**
  * The re-entry table of the README, in one place: what a call does when the journal already knows
@@ -84,7 +85,7 @@ public final class ReentryRules {
                 return new Decision.Replay(s.resultIndex(), s.resultJson(), s.phase() == Phase.RESOLVED_APPLIED);
             }
             case RETRYABLE -> {
-                if (s.retryAfterUntil() > nowMillis && !"unknown".equals(s.effectApplied())) {
+                if (s.retryAfterUntil() > nowMillis && s.effectApplied() != Effect.UNKNOWN) {
                     long left = (s.retryAfterUntil() - nowMillis + 999) / 1000;
                     return new Decision.Refuse(Status.RETRYABLE, EffectApplied.NO, left,
                             "the service asked to wait: retry after " + left + " s; not sent again before then");

@@ -1,6 +1,6 @@
 package dev.effectful.runtime.reentry;
 
-import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.Journal;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.log.AgentLog;
 
@@ -30,14 +30,14 @@ public final class RetentionSweeper implements AutoCloseable {
     private static final Duration MAX_PERIOD = Duration.ofHours(1);
     private static final Duration MIN_PERIOD = Duration.ofSeconds(1);
 
-    private final ChronicleJournal journal;
+    private final Journal journal;
     private final IntentStore store;
     private final Duration retention;
     private final LongSupplier clock;
     private ScheduledExecutorService timer;
     private volatile Result last = new Result(0, 0, 0);
 
-    public RetentionSweeper(ChronicleJournal journal, IntentStore store, Duration retention, LongSupplier clock) {
+    public RetentionSweeper(Journal journal, IntentStore store, Duration retention, LongSupplier clock) {
         this.journal = journal;
         this.store = store;
         this.retention = retention;

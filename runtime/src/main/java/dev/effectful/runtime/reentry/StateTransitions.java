@@ -1,6 +1,8 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.runtime.journal.RecordType;
 
 /**
@@ -16,7 +18,7 @@ public final class StateTransitions {
         int attempts = Math.max(s == null ? 0 : s.attempts(), r.attempt());
         long resultIndex = s == null ? -1 : s.resultIndex();
         long retryUntil = s == null ? 0 : s.retryAfterUntil();
-        String effect = s == null ? null : s.effectApplied();
+        Effect effect = s == null ? null : s.effectApplied();
         long at = r.started() + (r.durationMs() == null ? 0 : r.durationMs());
         Phase phase = phaseAfter(s == null ? null : s.phase(), r);
         switch (r.type()) {
@@ -28,7 +30,7 @@ public final class StateTransitions {
             }
             case PROBE -> {
                 if (phase == Phase.OK) {
-                    effect = "yes";
+                    effect = Effect.YES;
                     resultIndex = r.result() != null ? index : -1;
                 }
             }
@@ -67,25 +69,25 @@ public final class StateTransitions {
         return switch (r.type()) {
             case INTENT -> Phase.INTENDED;
             case OUTCOME -> outcomePhase(r.outcome());
-            case PROBE -> switch (r.probe() == null ? "" : r.probe()) {
-                case "found" -> Phase.OK;
-                case "absent" -> Phase.PROBED_ABSENT;
-                default -> Phase.PROBE_FAILED;
+            case PROBE -> r.probe() == null ? Phase.PROBE_FAILED : switch (r.probe()) {
+                case FOUND -> Phase.OK;
+                case ABSENT -> Phase.PROBED_ABSENT;
+                case FAILED -> Phase.PROBE_FAILED;
             };
-            case RESOLUTION -> "yes".equals(r.effectApplied()) ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED;
+            case RESOLUTION -> r.effectApplied() == Effect.YES ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED;
             default -> current;
         };
     }
 
-    private static Phase outcomePhase(String outcome) {
+    private static Phase outcomePhase(OutcomeWord outcome) {
         if (outcome == null) {
             return Phase.UNKNOWN;
         }
         return switch (outcome) {
-            case "ok" -> Phase.OK;
-            case "retryable" -> Phase.RETRYABLE;
-            case "permanent" -> Phase.PERMANENT;
-            default -> Phase.UNKNOWN;
+            case OK -> Phase.OK;
+            case RETRYABLE -> Phase.RETRYABLE;
+            case PERMANENT -> Phase.PERMANENT;
+            case UNKNOWN -> Phase.UNKNOWN;
         };
     }
 }

@@ -1,5 +1,9 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -29,22 +33,22 @@ class IndexRebuildTest {
         switch (rnd.nextInt(6)) {
             case 0, 1 -> b = JournalRecord.of(RecordType.INTENT).attempt(attempt).args("{}");
             case 2, 3 -> {
-                String outcome = List.of("ok", "retryable", "permanent", "unknown").get(rnd.nextInt(4));
+                OutcomeWord outcome = OutcomeWord.values()[rnd.nextInt(4)];
                 b = JournalRecord.of(RecordType.OUTCOME).attempt(attempt).outcome(outcome)
-                        .effectApplied(outcome.equals("ok") ? "yes" : outcome.equals("unknown") ? "unknown" : "no")
+                        .effectApplied(outcome == OutcomeWord.OK ? Effect.YES : outcome == OutcomeWord.UNKNOWN ? Effect.UNKNOWN : Effect.NO)
                         .durationMs((long) rnd.nextInt(50));
-                if (outcome.equals("ok") && rnd.nextBoolean()) {
+                if (outcome == OutcomeWord.OK && rnd.nextBoolean()) {
                     b.result("\"r" + rnd.nextInt(100) + "\"");
                 }
-                if (outcome.equals("retryable") && rnd.nextBoolean()) {
+                if (outcome == OutcomeWord.RETRYABLE && rnd.nextBoolean()) {
                     b.retryAfterS((long) rnd.nextInt(60));
                 }
             }
             case 4 -> b = JournalRecord.of(RecordType.PROBE).attempt(attempt)
-                    .probe(List.of("found", "absent", "failed").get(rnd.nextInt(3))).result(rnd.nextBoolean() ? "1" : null);
-            default -> b = JournalRecord.of(RecordType.RESOLUTION).effectApplied(rnd.nextBoolean() ? "yes" : "no");
+                    .probe(ProbeResult.values()[rnd.nextInt(3)]).result(rnd.nextBoolean() ? "1" : null);
+            default -> b = JournalRecord.of(RecordType.RESOLUTION).effectApplied(rnd.nextBoolean() ? Effect.YES : Effect.NO);
         }
-        return b.intentKey(key).task("t").call("send").kind("send").started(now).build();
+        return b.intentKey(key).task("t").call("send").kind(Kind.SEND).started(now).build();
     }
 
     private static String key(int i) {

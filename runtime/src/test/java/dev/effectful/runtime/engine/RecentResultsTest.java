@@ -1,5 +1,7 @@
 package dev.effectful.runtime.engine;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.Test;
@@ -9,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RecentResultsTest {
 
     private static JournalRecord ok(String key, String result) {
-        return JournalRecord.of(RecordType.OUTCOME).intentKey(key).attempt(1).outcome("ok").effectApplied("yes")
+        return JournalRecord.of(RecordType.OUTCOME).intentKey(key).attempt(1).outcome(OutcomeWord.OK).effectApplied(Effect.YES)
                 .result(result).build();
     }
 

@@ -160,9 +160,9 @@ class ReentryTableTest {
         /** A person's verdict on the earlier call, as {@code journal resolve} writes it. */
         void resolved(String method, boolean applied, String resultJson, String note) {
             earlier(method, new SocketTimeoutException("Read timed out"));
-            engine.appendAsAnotherWriter(JournalRecord.of(RecordType.RESOLUTION).task(TASK).call(method).kind("send")
+            engine.appendAsAnotherWriter(JournalRecord.of(RecordType.RESOLUTION).task(TASK).call(method).kind(dev.effectful.runtime.journal.Kind.SEND)
                     .intentKey(engine.lastIntentKey()).attempt(1).started(System.currentTimeMillis())
-                    .effectApplied(applied ? "yes" : "no").message(note).result(resultJson).build());
+                    .effectApplied(applied ? dev.effectful.runtime.journal.Effect.YES : dev.effectful.runtime.journal.Effect.NO).message(note).result(resultJson).build());
         }
     }
 

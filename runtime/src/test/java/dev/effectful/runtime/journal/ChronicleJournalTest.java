@@ -19,15 +19,15 @@ class ChronicleJournalTest {
     Path tmp;
 
     private static JournalRecord intent(String key) {
-        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind("send").intentKey(key).attempt(1)
+        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind(Kind.SEND).intentKey(key).attempt(1)
                 .attemptId("t-" + key + "-a1").started(123L).budgetLeftS(42L).args("{\"to\":\"bob\"}").build();
     }
 
     @Test
     void recordsRoundTripFieldForFieldInOrder() throws Exception {
         Path dir = tmp.resolve("j");
-        JournalRecord outcome = JournalRecord.of(RecordType.OUTCOME).task("t").actor("alice").call("send").kind("send")
-                .intentKey("k1").attempt(1).attemptId("t-k1-a1").started(124L).outcome("retryable").effectApplied("no")
+        JournalRecord outcome = JournalRecord.of(RecordType.OUTCOME).task("t").actor("alice").call("send").kind(Kind.SEND)
+                .intentKey("k1").attempt(1).attemptId("t-k1-a1").started(124L).outcome(OutcomeWord.RETRYABLE).effectApplied(Effect.NO)
                 .retryAfterS(30L).deadlineLeftS(12L).message("503").result(null).probe(null).durationMs(8L).build();
         long i1;
         long i2;
@@ -49,14 +49,14 @@ class ChronicleJournalTest {
         Path dir = tmp.resolve("j");
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             j.append(intent("a"));
-            j.append(JournalRecord.of(RecordType.OUTCOME).intentKey("a").attempt(1).started(123L).outcome("ok")
-                    .effectApplied("yes").result("{\"x\":1}").durationMs(3L).build());
+            j.append(JournalRecord.of(RecordType.OUTCOME).intentKey("a").attempt(1).started(123L).outcome(OutcomeWord.OK)
+                    .effectApplied(Effect.YES).result("{\"x\":1}").durationMs(3L).build());
             j.append(intent("b"));
-            j.append(JournalRecord.of(RecordType.OUTCOME).intentKey("b").attempt(1).started(123L).outcome("retryable")
-                    .effectApplied("no").retryAfterS(30L).message("429").durationMs(3L).build());
+            j.append(JournalRecord.of(RecordType.OUTCOME).intentKey("b").attempt(1).started(123L).outcome(OutcomeWord.RETRYABLE)
+                    .effectApplied(Effect.NO).retryAfterS(30L).message("429").durationMs(3L).build());
             j.append(intent("c"));
-            j.append(JournalRecord.of(RecordType.PROBE).intentKey("c").attempt(1).started(200L).probe("found")
-                    .outcome("ok").effectApplied("yes").result("\"v\"").build());
+            j.append(JournalRecord.of(RecordType.PROBE).intentKey("c").attempt(1).started(200L).probe(ProbeResult.FOUND)
+                    .outcome(OutcomeWord.OK).effectApplied(Effect.YES).result("\"v\"").build());
             var full = new dev.effectful.runtime.reentry.LocalIntentIndex();
             var lean = new dev.effectful.runtime.reentry.LocalIntentIndex();
             j.replay(full::apply);

@@ -21,7 +21,7 @@ class JournalSalvageTest {
     Path tmp;
 
     private static JournalRecord intent(int i) {
-        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind("send").intentKey("k" + i).attempt(1)
+        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind(Kind.SEND).intentKey("k" + i).attempt(1)
                 .attemptId("t-k" + i + "-a1").started(123L + i).budgetLeftS(42L).args("{\"to\":\"bob\"}").build();
     }
 

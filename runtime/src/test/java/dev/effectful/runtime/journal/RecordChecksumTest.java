@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RecordChecksumTest {
 
     private static final JournalRecord INTENT = JournalRecord.of(RecordType.INTENT).task("order-17").actor("alice")
-            .call("charge_card").kind("money").intentKey("0123456789abcdef0123456789abcdef").attempt(1)
+            .call("charge_card").kind(Kind.MONEY).intentKey("0123456789abcdef0123456789abcdef").attempt(1)
             .attemptId("order-17-01234567-a1").started(1_764_000_000_000L).budgetLeftS(30L)
             .args("{\"amount\":1200,\"card\":\"fp:1a2b\"}").pid(4242).thread("main").build();
 

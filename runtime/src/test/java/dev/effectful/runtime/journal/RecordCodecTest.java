@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RecordCodecTest {
 
     private static final JournalRecord OUTCOME = JournalRecord.of(RecordType.OUTCOME).task("task-1").actor("alice")
-            .call("send_email").kind("send").intentKey("9f".repeat(32)).attempt(2).attemptId("task-1-9f9f9f9f-a2")
-            .started(1_764_000_000_000L).outcome("ok").effectApplied("yes").deadlineLeftS(42L).result("\"queued\"")
+            .call("send_email").kind(Kind.SEND).intentKey("9f".repeat(32)).attempt(2).attemptId("task-1-9f9f9f9f-a2")
+            .started(1_764_000_000_000L).outcome(OutcomeWord.OK).effectApplied(Effect.YES).deadlineLeftS(42L).result("\"queued\"")
             .pid(4242).thread("main").durationMs(3L).build();
 
     private static Wire wire() {
@@ -28,7 +28,7 @@ class RecordCodecTest {
         RecordCodec.write(OUTCOME, lean);
         JournalRecord indexed = RecordCodec.readForIndex(lean);
         assertThat(indexed.intentKey()).isEqualTo(OUTCOME.intentKey());
-        assertThat(indexed.outcome()).isEqualTo("ok");
+        assertThat(indexed.outcome()).isEqualTo(OutcomeWord.OK);
         assertThat(indexed.result()).as("the index only needs to know a result is stored").isEmpty();
         assertThat(indexed.task()).isNull();
     }
@@ -69,13 +69,13 @@ class RecordCodecTest {
         w.write("task").text(r.task());
         w.write("actor").text(r.actor());
         w.write("call").text(r.call());
-        w.write("kind").text(r.kind());
+        w.write("kind").text(r.kind().word());
         w.write("intent_key").text(r.intentKey());
         w.write("attempt").int32(r.attempt());
         w.write("attempt_id").text(r.attemptId());
         w.write("started").int64(r.started());
-        w.write("outcome").text(r.outcome());
-        w.write("effect_applied").text(r.effectApplied());
+        w.write("outcome").text(r.outcome().word());
+        w.write("effect_applied").text(r.effectApplied().word());
         w.write("deadline_left_s").int64(r.deadlineLeftS());
         w.write("result").text(r.result());
         w.write("pid").int64(r.pid());

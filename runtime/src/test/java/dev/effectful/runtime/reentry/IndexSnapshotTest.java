@@ -1,5 +1,6 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.Effect;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,11 +23,11 @@ class IndexSnapshotTest {
         for (int i = 0; i < 1000; i++) {
             String key = String.format("%064x", i * 7919L);
             Phase phase = Phase.values()[i % Phase.values().length];
-            m.put(key, new IntentState(phase, 1 + i % 3, i % 4 == 0 ? null : "yes", i * 10L, i % 2 == 0 ? -1 : i,
+            m.put(key, new IntentState(phase, 1 + i % 3, i % 4 == 0 ? null : Effect.YES, i * 10L, i % 2 == 0 ? -1 : i,
                     1_764_000_000_000L + i));
         }
-        m.put("not-a-hex-key: keyable create #3", new IntentState(Phase.UNKNOWN, 2, "unknown", 0, -1, 5L));
-        m.put("ABCDEF" + "0".repeat(58), new IntentState(Phase.OK, 1, "yes", 0, 77, 6L));
+        m.put("not-a-hex-key: keyable create #3", new IntentState(Phase.UNKNOWN, 2, Effect.UNKNOWN, 0, -1, 5L));
+        m.put("ABCDEF" + "0".repeat(58), new IntentState(Phase.OK, 1, Effect.YES, 0, 77, 6L));
         return m;
     }
 

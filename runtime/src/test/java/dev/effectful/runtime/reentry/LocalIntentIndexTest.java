@@ -1,5 +1,8 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.Test;
@@ -18,13 +21,13 @@ class LocalIntentIndexTest {
     void followsIntentOutcomeProbeAndResolution() {
         index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
         assertThat(index.get("k")).get().extracting(IntentState::phase).isEqualTo(Phase.INTENDED);
-        index.apply(2, rec(RecordType.OUTCOME, 100).attempt(1).outcome("retryable").effectApplied("no").retryAfterS(30L)
+        index.apply(2, rec(RecordType.OUTCOME, 100).attempt(1).outcome(OutcomeWord.RETRYABLE).effectApplied(Effect.NO).retryAfterS(30L)
                 .durationMs(5L).build());
         IntentState s = index.get("k").orElseThrow();
         assertThat(s.phase()).isEqualTo(Phase.RETRYABLE);
         assertThat(s.retryAfterUntil()).isEqualTo(100 + 5 + 30_000);
         index.apply(3, rec(RecordType.INTENT, 200).attempt(2).build());
-        index.apply(4, rec(RecordType.OUTCOME, 200).attempt(2).outcome("ok").effectApplied("yes").result("\"v\"").build());
+        index.apply(4, rec(RecordType.OUTCOME, 200).attempt(2).outcome(OutcomeWord.OK).effectApplied(Effect.YES).result("\"v\"").build());
         assertThat(index.get("k").orElseThrow()).extracting(IntentState::phase, IntentState::attempts, IntentState::resultIndex)
                 .containsExactly(Phase.OK, 2, 4L);
     }
@@ -32,15 +35,15 @@ class LocalIntentIndexTest {
     @Test
     void aRefusalOrDedupAloneIsNoIntentButAgesAKnownOne() {
         // refused before it started (task budget spent): nothing ran, nothing for a person to settle
-        index.apply(1, JournalRecord.of(RecordType.REFUSED).intentKey("never-ran").started(100).outcome("retryable")
-                .effectApplied("no").build());
+        index.apply(1, JournalRecord.of(RecordType.REFUSED).intentKey("never-ran").started(100).outcome(OutcomeWord.RETRYABLE)
+                .effectApplied(Effect.NO).build());
         // a dedup whose intent and outcome were in a cycle file retention deleted
         index.apply(2, JournalRecord.of(RecordType.DEDUP).intentKey("forgotten").started(100).build());
         assertThat(index.get("never-ran")).isEmpty();
         assertThat(index.get("forgotten")).isEmpty();
 
         index.apply(3, rec(RecordType.INTENT, 100).attempt(1).build());
-        index.apply(4, rec(RecordType.OUTCOME, 100).attempt(1).outcome("ok").effectApplied("yes").result("\"v\"").build());
+        index.apply(4, rec(RecordType.OUTCOME, 100).attempt(1).outcome(OutcomeWord.OK).effectApplied(Effect.YES).result("\"v\"").build());
         index.apply(5, rec(RecordType.DEDUP, 900).build());
         assertThat(index.get("k").orElseThrow()).extracting(IntentState::phase, IntentState::resultIndex, IntentState::lastMillis)
                 .containsExactly(Phase.OK, 4L, 900L);
@@ -49,14 +52,14 @@ class LocalIntentIndexTest {
     @Test
     void okWithoutStoredResultRemembersThat() {
         index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
-        index.apply(2, rec(RecordType.OUTCOME, 100).attempt(1).outcome("ok").effectApplied("yes").build());
+        index.apply(2, rec(RecordType.OUTCOME, 100).attempt(1).outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
         assertThat(index.get("k").orElseThrow().resultIndex()).isEqualTo(-1);
     }
 
     @Test
     void probeFoundIsOkWithTheProbesValue() {
         index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
-        index.apply(9, rec(RecordType.PROBE, 300).attempt(1).probe("found").result("\"charge-1\"").build());
+        index.apply(9, rec(RecordType.PROBE, 300).attempt(1).probe(ProbeResult.FOUND).result("\"charge-1\"").build());
         assertThat(index.get("k").orElseThrow()).extracting(IntentState::phase, IntentState::resultIndex)
                 .containsExactly(Phase.OK, 9L);
     }
@@ -64,17 +67,17 @@ class LocalIntentIndexTest {
     @Test
     void resolutionNoMakesItRunnable() {
         index.apply(1, rec(RecordType.INTENT, 100).attempt(1).build());
-        index.apply(2, rec(RecordType.RESOLUTION, 300).effectApplied("no").build());
+        index.apply(2, rec(RecordType.RESOLUTION, 300).effectApplied(Effect.NO).build());
         assertThat(index.get("k").orElseThrow().phase()).isEqualTo(Phase.RESOLVED_NOT_APPLIED);
     }
 
     @Test
     void retentionForgetsOldResolvedKeysButNeverUnresolvedOnes() {
         index.apply(1, JournalRecord.of(RecordType.INTENT).intentKey("old-ok").started(100).attempt(1).build());
-        index.apply(2, JournalRecord.of(RecordType.OUTCOME).intentKey("old-ok").started(100).outcome("ok").build());
+        index.apply(2, JournalRecord.of(RecordType.OUTCOME).intentKey("old-ok").started(100).outcome(OutcomeWord.OK).build());
         index.apply(3, JournalRecord.of(RecordType.INTENT).intentKey("old-crash").started(100).attempt(1).build());
         index.apply(4, JournalRecord.of(RecordType.INTENT).intentKey("young").started(10_000).attempt(1).build());
-        index.apply(5, JournalRecord.of(RecordType.OUTCOME).intentKey("young").started(10_000).outcome("ok").build());
+        index.apply(5, JournalRecord.of(RecordType.OUTCOME).intentKey("young").started(10_000).outcome(OutcomeWord.OK).build());
         assertThat(index.forgetOlderThan(5_000)).isEqualTo(1);
         assertThat(index.get("old-ok")).isEmpty();
         assertThat(index.get("old-crash")).isPresent();

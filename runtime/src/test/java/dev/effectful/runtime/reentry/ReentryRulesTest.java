@@ -1,5 +1,6 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Status;
@@ -14,7 +15,7 @@ class ReentryRulesTest {
 
     private static final long NOW = 1_000_000L;
 
-    private static IntentState state(Phase p, int attempts, String effect, long retryUntil, long resultIndex) {
+    private static IntentState state(Phase p, int attempts, Effect effect, long retryUntil, long resultIndex) {
         return new IntentState(p, attempts, effect, retryUntil, resultIndex, NOW - 10);
     }
 
@@ -29,19 +30,19 @@ class ReentryRulesTest {
 
     @Test
     void readsAlwaysRunEvenWhenOk() {
-        assertThat(decide(state(Phase.OK, 3, "yes", 0, 5), EffectKind.READ, false, false)).isEqualTo(new Decision.Run(4));
-        assertThat(decide(state(Phase.UNKNOWN, 1, "unknown", 0, -1), EffectKind.READ, false, false)).isEqualTo(new Decision.Run(2));
+        assertThat(decide(state(Phase.OK, 3, Effect.YES, 0, 5), EffectKind.READ, false, false)).isEqualTo(new Decision.Run(4));
+        assertThat(decide(state(Phase.UNKNOWN, 1, Effect.UNKNOWN, 0, -1), EffectKind.READ, false, false)).isEqualTo(new Decision.Run(2));
     }
 
     @ParameterizedTest
     @EnumSource(value = EffectKind.class, names = "READ", mode = EnumSource.Mode.EXCLUDE)
     void okReplaysStoredValue(EffectKind kind) {
-        assertThat(decide(state(Phase.OK, 1, "yes", 0, 77), kind, false, false)).isEqualTo(new Decision.Replay(77));
+        assertThat(decide(state(Phase.OK, 1, Effect.YES, 0, 77), kind, false, false)).isEqualTo(new Decision.Replay(77));
     }
 
     @Test
     void retryAfterNotPassedIsRefusedWithSecondsLeft() {
-        Decision d = decide(state(Phase.RETRYABLE, 1, "no", NOW + 29_500, -1), EffectKind.SEND, false, false);
+        Decision d = decide(state(Phase.RETRYABLE, 1, Effect.NO, NOW + 29_500, -1), EffectKind.SEND, false, false);
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         Decision.Refuse r = (Decision.Refuse) d;
         assertThat(r.status()).isEqualTo(Status.RETRYABLE);
@@ -51,24 +52,24 @@ class ReentryRulesTest {
 
     @Test
     void retryAfterPassedRunsAgain() {
-        assertThat(decide(state(Phase.RETRYABLE, 1, "no", NOW - 1, -1), EffectKind.SEND, false, false)).isEqualTo(new Decision.Run(2));
+        assertThat(decide(state(Phase.RETRYABLE, 1, Effect.NO, NOW - 1, -1), EffectKind.SEND, false, false)).isEqualTo(new Decision.Run(2));
     }
 
     @Test
     void retryableAndPermanentWithNoEffectRunAgain() {
-        assertThat(decide(state(Phase.RETRYABLE, 2, "no", 0, -1), EffectKind.MONEY, false, false)).isEqualTo(new Decision.Run(3));
-        assertThat(decide(state(Phase.PERMANENT, 1, "no", 0, -1), EffectKind.DESTRUCTIVE, false, false)).isEqualTo(new Decision.Run(2));
+        assertThat(decide(state(Phase.RETRYABLE, 2, Effect.NO, 0, -1), EffectKind.MONEY, false, false)).isEqualTo(new Decision.Run(3));
+        assertThat(decide(state(Phase.PERMANENT, 1, Effect.NO, 0, -1), EffectKind.DESTRUCTIVE, false, false)).isEqualTo(new Decision.Run(2));
     }
 
     @ParameterizedTest
     @EnumSource(value = Phase.class, names = {"UNKNOWN", "INTENDED", "PROBE_FAILED"})
     void unknownWithProbeProbesFirst(Phase phase) {
-        assertThat(decide(state(phase, 2, "unknown", 0, -1), EffectKind.SEND, false, true)).isEqualTo(new Decision.Probe(2));
+        assertThat(decide(state(phase, 2, Effect.UNKNOWN, 0, -1), EffectKind.SEND, false, true)).isEqualTo(new Decision.Probe(2));
     }
 
     @Test
     void unknownWithoutProbeRunsForIdempotentAndKeyableCreate() {
-        IntentState s = state(Phase.UNKNOWN, 1, "unknown", 0, -1);
+        IntentState s = state(Phase.UNKNOWN, 1, Effect.UNKNOWN, 0, -1);
         assertThat(decide(s, EffectKind.IDEMPOTENT, false, false)).isEqualTo(new Decision.Run(2));
         assertThat(decide(s, EffectKind.CREATE, true, false)).isEqualTo(new Decision.Run(2));
     }
@@ -84,9 +85,9 @@ class ReentryRulesTest {
 
     @Test
     void personalResolutionDecides() {
-        assertThat(decide(state(Phase.RESOLVED_APPLIED, 1, "yes", 0, -1), EffectKind.SEND, false, false))
+        assertThat(decide(state(Phase.RESOLVED_APPLIED, 1, Effect.YES, 0, -1), EffectKind.SEND, false, false))
                 .isEqualTo(new Decision.Replay(-1, null, true));
-        assertThat(decide(state(Phase.RESOLVED_NOT_APPLIED, 1, "no", 0, -1), EffectKind.SEND, false, false))
+        assertThat(decide(state(Phase.RESOLVED_NOT_APPLIED, 1, Effect.NO, 0, -1), EffectKind.SEND, false, false))
                 .isEqualTo(new Decision.Run(2));
     }
 

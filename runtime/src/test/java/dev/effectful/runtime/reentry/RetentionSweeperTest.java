@@ -1,9 +1,11 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
-import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,13 +25,13 @@ class RetentionSweeperTest {
     Path tmp;
 
     private static JournalRecord intent(String key) {
-        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind("send").intentKey(key).attempt(1)
+        return JournalRecord.of(RecordType.INTENT).task("t").call("send").kind(Kind.SEND).intentKey(key).attempt(1)
                 .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).build();
     }
 
     private static JournalRecord ok(String key) {
-        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind("send").intentKey(key).attempt(1)
-                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome("ok").effectApplied("yes")
+        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind(Kind.SEND).intentKey(key).attempt(1)
+                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome(OutcomeWord.OK).effectApplied(Effect.YES)
                 .result("\"done\"").durationMs(0L).build();
     }
 
@@ -57,7 +59,7 @@ class RetentionSweeperTest {
     @Test
     void deletesExpiredCyclesButNeverOneAnUnresolvedIntentOrAYoungKeyNeeds() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             // start at a cycle boundary, so each pair of appends below lands in one one-second cycle
             int oldCycle = nextCycle(j);
             append(j, index, intent("old"));
@@ -69,7 +71,7 @@ class RetentionSweeperTest {
             append(j, index, ok("refreshed"));
             int youngCycle = nextCycle(j);
             // a later record of the same key keeps it remembered, so its older cycle must stay
-            append(j, index, JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind("send")
+            append(j, index, JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind(Kind.SEND)
                     .intentKey("refreshed").started(System.currentTimeMillis()).build());
             nextCycle(j);
             append(j, index, intent("newest"));
@@ -101,21 +103,21 @@ class RetentionSweeperTest {
     }
 
     private static JournalRecord unknown(String key) {
-        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind("send").intentKey(key).attempt(1)
-                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome("unknown")
-                .effectApplied("unknown").durationMs(0L).build();
+        return JournalRecord.of(RecordType.OUTCOME).task("t").call("send").kind(Kind.SEND).intentKey(key).attempt(1)
+                .attemptId("t-" + key + "-a1").started(System.currentTimeMillis()).outcome(OutcomeWord.UNKNOWN)
+                .effectApplied(Effect.UNKNOWN).durationMs(0L).build();
     }
 
     private static JournalRecord refused(String key) {
-        return JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind("send").intentKey(key)
-                .started(System.currentTimeMillis()).outcome("unknown").effectApplied("unknown")
+        return JournalRecord.of(RecordType.REFUSED).task("t").call("send").kind(Kind.SEND).intentKey(key)
+                .started(System.currentTimeMillis()).outcome(OutcomeWord.UNKNOWN).effectApplied(Effect.UNKNOWN)
                 .message("held until a person resolves it").build();
     }
 
     @Test
     void aHeldIntentAskedAgainKeepsItsEvidenceButNotEveryCycleItWasRefusedIn() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             int heldCycle = nextCycle(j);
             append(j, index, intent("held"));
             append(j, index, unknown("held"));
@@ -152,7 +154,7 @@ class RetentionSweeperTest {
     @Test
     void theCurrentCycleIsNeverDeletedEvenWhenEverythingIsExpired() throws Exception {
         LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             append(j, index, intent("k"));
             append(j, index, ok("k"));
             RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO,
@@ -168,7 +170,7 @@ class RetentionSweeperTest {
         LocalIntentIndex index = new LocalIntentIndex();
         int keptCycle;
         int outcomeCycle;
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, TestRollCycles.TEST_SECONDLY, null)) {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
             keptCycle = nextCycle(j);
             append(j, index, intent("held"));
             append(j, index, unknown("held"));

@@ -1,7 +1,9 @@
 package dev.effectful.store.postgres;
 
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.Decision;
@@ -293,7 +295,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                                 rs.getLong(11));
                     }
                     String json = rs.getBoolean(6) ? rs.getString(5) : null;
-                    IntentState s = new IntentState(phase(rs.getString(1)), rs.getInt(2), rs.getString(3), rs.getLong(4),
+                    IntentState s = new IntentState(phase(rs.getString(1)), rs.getInt(2), Effect.fromWord(rs.getString(3)), rs.getLong(4),
                             -1, rs.getLong(12), json);
                     d = rule.decide(s, System.currentTimeMillis());
                 }
@@ -369,7 +371,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     @Override
     public void apply(long index, JournalRecord r) {
         local.apply(index, r);
-        if (r.intentKey() == null || "read".equals(r.kind())
+        if (r.intentKey() == null || r.isRead()
                 || r.type() == RecordType.DEDUP || r.type() == RecordType.REFUSED) {
             return; // reads are never deduplicated, so the fleet need not know them
         }
@@ -378,7 +380,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             if (claimedRow.remove(r.intentKey(), r.attempt())) {
                 return; // the claim wrote this very state
             }
-        } else if (!(r.type() == RecordType.PROBE && "absent".equals(r.probe()))) {
+        } else if (!(r.type() == RecordType.PROBE && r.probe() == ProbeResult.ABSENT)) {
             held.remove(r.intentKey());
         }
         if (pending.isEmpty()) {
@@ -474,7 +476,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
 
     private void write(Connection c, JournalRecord r) throws SQLException {
         if (r.type() == RecordType.INTENT) {
-            insertIntent(c, WRITE_INTENT, r.intentKey(), r.task(), r.call(), r.kind(), r.attempt(),
+            insertIntent(c, WRITE_INTENT, r.intentKey(), r.task(), r.call(), r.kind() == null ? null : r.kind().word(), r.attempt(),
                     me.owner() + ":" + claims.incrementAndGet());
             return;
         }
@@ -485,13 +487,13 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             ps.setString(1, r.intentKey());
             ps.setString(2, r.task());
             ps.setString(3, r.call());
-            ps.setString(4, r.kind());
+            ps.setString(4, r.kind() == null ? null : r.kind().word());
             ps.setString(5, s.phase().name().toLowerCase(Locale.ROOT));
             ps.setInt(6, s.attempts());
             if (s.effectApplied() == null) {
                 ps.setNull(7, Types.VARCHAR);
             } else {
-                ps.setString(7, s.effectApplied());
+                ps.setString(7, s.effectApplied().word());
             }
             ps.setLong(8, s.retryAfterUntil());
             ps.setString(9, stored ? r.result() : null);

@@ -1,0 +1,35 @@
+package dev.effectful.runtime.journal;
+
+import java.util.Locale;
+
+/**
+ * How a call ended, as an outcome record (and a probe that settled an intent) says it.
+ *
+ * <p>Inside the process this enum is the value; on disk it is {@link #word()}, exactly the word
+ * journals have always carried. Only the codecs ({@link RecordCodec}, the index snapshot) turn a
+ * word back into a constant, with {@link #fromWord}. The CLI loads this class without the API's
+ * classes, so it names none of them; {@link ApiWords} maps to and from the API's enums.
+ */
+public enum OutcomeWord {
+    OK, RETRYABLE, PERMANENT, UNKNOWN;
+
+    private static final OutcomeWord[] VALUES = values();
+
+    /** The lower-case word written in the journal and shown by the CLI. */
+    public String word() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
+    public static OutcomeWord fromWord(String word) {
+        if (word == null) {
+            return null;
+        }
+        for (OutcomeWord v : VALUES) {
+            if (v.word().equals(word)) {
+                return v;
+            }
+        }
+        return null;
+    }
+}
