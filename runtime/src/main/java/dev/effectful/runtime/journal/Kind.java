@@ -13,11 +13,14 @@ import java.util.Locale;
 public enum Kind {
     READ, IDEMPOTENT, CREATE, SEND, MONEY, DESTRUCTIVE;
 
+    /** The word on disk, computed once: a record is written on every call. */
+    private final String word = name().toLowerCase(Locale.ROOT);
+
     private static final Kind[] VALUES = values();
 
     /** The lower-case word written in the journal and shown by the CLI. */
     public String word() {
-        return name().toLowerCase(Locale.ROOT);
+        return word;
     }
 
     /** The constant a word on disk stands for; null for null or for a word this reader does not know. */

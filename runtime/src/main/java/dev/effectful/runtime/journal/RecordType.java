@@ -17,8 +17,11 @@ public enum RecordType {
     /** A call was refused without running (held unknown, Retry-After not passed). */
     REFUSED;
 
+    /** The word on disk, computed once: a record is written on every call. */
+    private final String word = name().toLowerCase(Locale.ROOT);
+
     public String word() {
-        return name().toLowerCase(Locale.ROOT);
+        return word;
     }
 
     /** Empty when the word is not one of ours (a newer writer, or damage). */
