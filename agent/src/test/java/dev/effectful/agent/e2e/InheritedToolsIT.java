@@ -135,7 +135,7 @@ class InheritedToolsIT {
     void theImplementationsOwnAnnotationWins() throws IOException {
         String key = onceAndDeduplicated("own_wins", "label_own");
         assertThat(journal.where(r -> key.equals(r.intentKey()) && r.type() == RecordType.INTENT).get(0).kind())
-                .isEqualTo("create");
+                .isEqualTo(Kind.CREATE);
         assertThat(journal.forCall("label_interface")).isEmpty();
     }
 
