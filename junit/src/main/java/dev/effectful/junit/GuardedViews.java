@@ -96,7 +96,8 @@ final class GuardedViews {
                     declared.getParameterTypes()).toMethodDescriptorString();
             Object handle = engine.enter(declared.getDeclaringClass(), sig, target, a.clone());
             if (handle == null) {
-                // the engine could not read the tool (it says why in its log): the call runs as without the agent
+                // a guarded call of the same intent encloses this one (a proxy or subclass in front of it):
+                // it runs as part of that attempt; a tool the engine cannot read throws from enter instead
                 log.add(new CallLog.Entry(declared, a.clone(), a.clone()));
                 return invoke(method, target, a);
             }
