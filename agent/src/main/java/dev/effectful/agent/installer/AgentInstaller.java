@@ -1,6 +1,9 @@
 package dev.effectful.agent.installer;
 
 import dev.effectful.agent.bridge.Bridge;
+import dev.effectful.agent.bridge.Frameworks;
+import dev.effectful.agent.integration.FrameworkTasks;
+import dev.effectful.agent.integration.Instrumentations;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
@@ -40,9 +43,11 @@ public final class AgentInstaller {
             starter = EngineStarter.refusing(new JournalProblem(JournalProblem.Cause.MISCONFIGURED, summary));
         }
         Bridge.install(new EngineDispatcher(starter));
+        Frameworks.install(new FrameworkTasks(config.taskBudget()));
         ClassLoader own = AgentInstaller.class.getClassLoader();
-        inst.addTransformer(new WeavingTransformer(own, starter, inst, Weavers.supertypes()), true);
-        List<Class<?>> early = LoadedClasses.toRewrite(inst, own, attached);
+        Instrumentations libraries = Instrumentations.load(own);
+        inst.addTransformer(new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries), true);
+        List<Class<?>> early = LoadedClasses.toRewrite(inst, own, attached, libraries);
         for (Class<?> c : early) {
             try {
                 inst.retransformClasses(c);

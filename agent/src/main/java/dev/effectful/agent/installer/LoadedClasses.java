@@ -1,5 +1,7 @@
 package dev.effectful.agent.installer;
 
+import dev.effectful.agent.integration.Instrumentations;
+
 import java.lang.annotation.Annotation;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
@@ -10,22 +12,25 @@ import java.util.List;
  * Classes loaded before the transformer was registered that it would have rewritten: at premain
  * only JDK executors the JVM happened to load early; when attached, also every loaded class that
  * declares a tool or implements one declared by a supertype (proxies included). Tools are found by
- * reflection, by annotation name, since an attached agent may meet the application's own copy of the API.
+ * reflection, by annotation name, and classes of the instrumented libraries already loaded (the JDK's
+ * own HTTP client may be, by the application's start-up code or an attach). Tools are found by reflection, by annotation name, since an attached agent may meet the application's own copy of the API.
  */
 final class LoadedClasses {
 
     private LoadedClasses() {
     }
 
-    static List<Class<?>> toRewrite(Instrumentation inst, ClassLoader agentLoader, boolean attached) {
+    static List<Class<?>> toRewrite(Instrumentation inst, ClassLoader agentLoader, boolean attached,
+                                    Instrumentations libraries) {
         List<Class<?>> out = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
             ClassLoader loader = c.getClassLoader();
             if (loader == agentLoader || c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)) {
                 continue;
             }
-            boolean wanted = loader == null ? ContextPropagation.isExecutor(c.getName().replace('.', '/'))
-                    : attached && (declaresTool(c) || inheritsTool(c));
+            String internal = c.getName().replace('.', '/');
+            boolean wanted = libraries.rewrites(internal) || (loader == null ? ContextPropagation.isExecutor(internal)
+                    : attached && (declaresTool(c) || inheritsTool(c)));
             if (wanted) {
                 out.add(c);
             }

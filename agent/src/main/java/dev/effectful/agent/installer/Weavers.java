@@ -3,7 +3,7 @@ package dev.effectful.agent.installer;
 import dev.effectful.runtime.log.AgentLog;
 
 /**
- * The two weavers, each built on first use: building one loads most of Byte Buddy, which is the
+ * The weavers (tools, executors, libraries), each built on first use: building one loads most of Byte Buddy, which is the
  * largest part of the agent's start-up cost. {@link #warmUpInBackground()} builds them on a
  * daemon thread while the application starts, so the first tool class rarely waits for it.
  */
@@ -25,6 +25,10 @@ final class Weavers {
 
     static ContextPropagation executors() {
         return Executors.INSTANCE;
+    }
+
+    static LibraryWeaving libraries() {
+        return Libraries.INSTANCE;
     }
 
     static void warmUpInBackground() {
@@ -54,6 +58,10 @@ final class Weavers {
 
     private static final class Tools {
         static final ToolWeaving INSTANCE = new ToolWeaving(SUPERTYPES);
+    }
+
+    private static final class Libraries {
+        static final LibraryWeaving INSTANCE = new LibraryWeaving();
     }
 
     private static final class Executors {

@@ -1,5 +1,6 @@
 package dev.effectful.agent.installer;
 
+import dev.effectful.agent.integration.Instrumentations;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.lang.instrument.ClassFileTransformer;
@@ -13,7 +14,8 @@ import java.util.Set;
  * common case is a loader comparison and a byte search, with nothing of Byte Buddy loaded: that is
  * only needed once a class declares a tool, inherits one (an implementation of an annotated interface
  * method, an override of an annotated superclass method), or is one of the JDK executors the task
- * rides on. Proxy and generated classes are woven like any other: they may be the implementation.
+ * rides on, or a class of a library an instrumentation ({@code instrumentation/<library>}) rewrites.
+ * Proxy and generated classes are woven like any other: they may be the implementation.
  * Nothing escapes: a class that cannot be rewritten loads as it is, and the log says what that means.
  */
 final class WeavingTransformer implements ClassFileTransformer {
@@ -22,12 +24,15 @@ final class WeavingTransformer implements ClassFileTransformer {
     private final EngineStarter starter;
     private final Instrumentation inst;
     private final ToolSupertypes supertypes;
+    private final Instrumentations libraries;
 
-    WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes) {
+    WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
+                       Instrumentations libraries) {
         this.agentLoader = agentLoader;
         this.starter = starter;
         this.inst = inst;
         this.supertypes = supertypes;
+        this.libraries = libraries;
     }
 
     @Override
@@ -35,6 +40,9 @@ final class WeavingTransformer implements ClassFileTransformer {
                             ProtectionDomain domain, byte[] bytes) {
         if (name == null || loader == agentLoader) {
             return null;
+        }
+        if (libraries.rewrites(name)) {
+            return instrumentLibrary(module, loader, name, bytes);
         }
         if (loader == null) {
             return ContextPropagation.isExecutor(name) ? carryTask(name, bytes) : null;
@@ -83,6 +91,22 @@ final class WeavingTransformer implements ClassFileTransformer {
         Module bridge = dev.effectful.agent.bridge.Bridge.class.getModule();
         if (module != null && module.isNamed() && !module.canRead(bridge)) {
             inst.redefineModule(module, Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
+        }
+    }
+
+    private byte[] instrumentLibrary(Module module, ClassLoader loader, String name, byte[] bytes) {
+        try {
+            byte[] rewritten = Weavers.libraries().weave(libraries, loader, name, bytes);
+            if (rewritten != null) {
+                readBridge(module);
+                AgentLog.debug("effectful instrumented " + name.replace('/', '.'));
+            }
+            return rewritten;
+        } catch (Throwable t) {
+            String library = libraries.of(name).map(i -> i.library()).orElse("a library");
+            AgentLog.errorOnce("instrument:" + name, "effectful could not instrument " + name.replace('/', '.') + " ("
+                    + library + "); tasks and intent keys do not travel through it (use Task.open around the call)", t);
+            return null;
         }
     }
 

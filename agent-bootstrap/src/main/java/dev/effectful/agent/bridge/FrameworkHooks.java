@@ -1,0 +1,25 @@
+package dev.effectful.agent.bridge;
+
+/**
+ * What the advice inlined into agent frameworks (LangChain4j, Spring AI, MCP) and HTTP clients asks
+ * of the agent, implemented inside the agent's isolated class loader. Only JDK types cross this line.
+ * Every method is called from advice that suppresses throwables, but implementations must not throw:
+ * a framework call goes on whatever happens here.
+ */
+public interface FrameworkHooks {
+
+    /**
+     * Makes a framework invocation (an AI-service method, a chat-client call) run in a task when the
+     * caller has none: the explicit {@code Task.open} of the application always wins.
+     *
+     * @param library the framework, for the log and for a task of its own ({@code "langchain4j"})
+     * @param taskId  the conversation the framework names (a memory id); null or blank: a task of its own
+     *                for this invocation
+     * @param actor   who acts (a user name the framework names); null: none
+     * @return a token for {@link #closeTask}, or null when a task was already current (nothing opened)
+     */
+    Object openTask(String library, String taskId, String actor);
+
+    /** Closes what {@link #openTask} opened; null does nothing. */
+    void closeTask(Object token);
+}

@@ -1,0 +1,33 @@
+package dev.effectful.agent.bridge;
+
+/**
+ * The door the framework and HTTP-client advice goes through (see {@link FrameworkHooks}). Like
+ * {@link Bridge}, it holds nothing but the implementation the agent installs; before that, or
+ * without the agent, every call does nothing.
+ */
+public final class Frameworks {
+
+    private static volatile FrameworkHooks hooks;
+
+    private Frameworks() {
+    }
+
+    /** Installs the implementation; called once by the agent. */
+    public static void install(FrameworkHooks h) {
+        hooks = h;
+    }
+
+    /** See {@link FrameworkHooks#openTask}; null when the agent is not running. */
+    public static Object openTask(String library, String taskId, String actor) {
+        FrameworkHooks h = hooks;
+        return h == null ? null : h.openTask(library, taskId, actor);
+    }
+
+    /** See {@link FrameworkHooks#closeTask}. */
+    public static void closeTask(Object token) {
+        FrameworkHooks h = hooks;
+        if (h != null && token != null) {
+            h.closeTask(token);
+        }
+    }
+}

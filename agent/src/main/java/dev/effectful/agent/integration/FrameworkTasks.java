@@ -1,0 +1,50 @@
+package dev.effectful.agent.integration;
+
+import dev.effectful.Task;
+import dev.effectful.agent.bridge.FrameworkHooks;
+import dev.effectful.runtime.log.AgentLog;
+
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * Tasks taken from what a framework already knows, so that one JVM flag is enough: an AI-service
+ * invocation with a conversation id runs in the task of that conversation, one without runs in a task
+ * of its own (the model's rephrased retries inside it are still caught). An explicit
+ * {@code Task.open} always wins: nothing is opened when a task is current.
+ */
+public final class FrameworkTasks implements FrameworkHooks {
+
+    private final Duration budget;
+
+    /** @param budget the budget of a task opened here ({@code effectful.task.budget}) */
+    public FrameworkTasks(Duration budget) {
+        this.budget = budget;
+    }
+
+    @Override
+    public Object openTask(String library, String taskId, String actor) {
+        try {
+            if (Task.current().isPresent()) {
+                return null;
+            }
+            boolean own = taskId == null || taskId.isBlank();
+            String id = own ? library + "-" + UUID.randomUUID() : taskId;
+            Task task = Task.open(id, actor, budget);
+            AgentLog.debug("effectful: " + library + " opened task " + id + (own ? " (an invocation of its own)" : ""));
+            return task;
+        } catch (Throwable t) {
+            // the invocation goes on in no task: each tool call is then its own implicit task, as without the integration
+            AgentLog.errorOnce("framework-task:" + library, "effectful could not open a task for a " + library
+                    + " invocation; its tool calls are each their own task", t);
+            return null;
+        }
+    }
+
+    @Override
+    public void closeTask(Object token) {
+        if (token instanceof Task task) {
+            task.close();
+        }
+    }
+}
