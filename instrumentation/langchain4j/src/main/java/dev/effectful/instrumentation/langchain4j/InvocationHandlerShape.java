@@ -1,0 +1,67 @@
+package dev.effectful.instrumentation.langchain4j;
+
+import dev.effectful.runtime.log.AgentLog;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.field.FieldList;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.MethodList;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Applies {@link AiServiceInvocationAdvice} only to a class that still has the shape it was written
+ * for: an {@link InvocationHandler} declaring {@code Object invoke(Object, Method, Object[])}. The
+ * anonymous class's name ({@code DefaultAiServices$1}) is an accident of the source; in a LangChain4j
+ * version where it names something else, the class loads unchanged and a debug line says so.
+ */
+final class InvocationHandlerShape implements AsmVisitorWrapper {
+
+    private static final ElementMatcher.Junction<MethodDescription> INVOKE = named("invoke")
+            .and(takesArguments(Object.class, Method.class, Object[].class))
+            .and(returns(Object.class))
+            .and(not(isAbstract()));
+
+    private final AsmVisitorWrapper advice = Advice.to(AiServiceInvocationAdvice.class).on(INVOKE);
+
+    @Override
+    public int mergeWriter(int flags) {
+        return advice.mergeWriter(flags);
+    }
+
+    @Override
+    public int mergeReader(int flags) {
+        return advice.mergeReader(flags);
+    }
+
+    @Override
+    public ClassVisitor wrap(TypeDescription type, ClassVisitor visitor, Implementation.Context context, TypePool pool,
+                             FieldList<FieldDescription.InDefinedShape> fields, MethodList<?> methods,
+                             int writerFlags, int readerFlags) {
+        if (!fits(type)) {
+            AgentLog.debug("effectful: " + type.getName() + " is not the AI-service InvocationHandler this LangChain4j"
+                    + " instrumentation knows; AI-service invocations open no task (use Task.open around the call)");
+            return visitor;
+        }
+        return advice.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags);
+    }
+
+    /** Whether {@code type} is the proxy's invocation handler with its {@code invoke} declared. */
+    static boolean fits(TypeDescription type) {
+        return type.isAssignableTo(InvocationHandler.class)
+                && !type.getDeclaredMethods().filter(INVOKE).isEmpty();
+    }
+}
