@@ -136,6 +136,22 @@ class AiServiceTaskIT {
         assertThat(app.results().get("answer")).isEqualTo("charge o-5: done:charge:o-5");
     }
 
+    /**
+     * What the README says of streaming, pinned: the TokenStream method returns before the model runs,
+     * so the tools run outside any task and a rephrased retry is NOT caught. If this starts failing
+     * because streaming got a task, update README "Frameworks: tasks without code".
+     */
+    @Test
+    void aStreamingInvocationsToolsRunOutsideAnyTask() throws Exception {
+        ForkedApp app = assistant("streaming", "conv-6").run(tmp.resolve("logs"), Duration.ofSeconds(120));
+        Map<String, String> r = app.results();
+
+        assertThat(r.get("charge_bodies").split(",")).hasSize(2).allSatisfy(b -> assertThat(b).startsWith("none@"));
+        assertThat(ledger.effects("charge", "o-6")).as("each call its own implicit task: not deduplicated").isEqualTo(2);
+        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
+        assertThat(charges).isNotEmpty().noneMatch(c -> "conv-6".equals(c.task()));
+    }
+
     private ForkedApp assistant(String mode, String conversation) {
         ForkedApp app = conversation == null ? ForkedApp.jdk(Jdk.current()).main(AssistantApp.class, mode)
                 : ForkedApp.jdk(Jdk.current()).main(AssistantApp.class, mode, conversation);
