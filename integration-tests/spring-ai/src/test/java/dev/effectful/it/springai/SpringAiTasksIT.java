@@ -26,7 +26,9 @@ import static org.awaitility.Awaitility.await;
  * Issue 18, Spring AI: a {@code ChatClient} call made with no {@code Task.open} runs in a task, the
  * conversation id of its advisor parameters, else one of its own; the model's rephrased retry of a
  * send whose answer was lost is probed, not repeated. Forked JVMs with the real agent jar, the real
- * Spring AI 2.0.1 tool loop over a scripted model, and a loopback mail service counting the sends.
+ * Spring AI tool loop over a scripted model, and a loopback mail service counting the sends. Spring AI
+ * 2.0.1 by default; {@code -Dit.spring-ai.version=1.1.2} runs the same tests on 1.1.2 (the agent's
+ * advice is compiled against 2.0.1 either way).
  */
 class SpringAiTasksIT {
 
@@ -63,6 +65,8 @@ class SpringAiTasksIT {
 
         assertThat(ledger.effects("send_email", "bob@example.com")).as("mails sent").isEqualTo(1);
         assertThat(r).containsEntry("bodies", "1").containsEntry("answer", "done");
+        assertThat(r).as("the Spring AI the build asked for").containsEntry("spring_ai",
+                System.getProperty("it.spring-ai.version", "2").substring(0, 1));
         assertThat(r.get("tasks_seen")).as("body, then probe").isEqualTo("conv-42,conv-42");
         assertThat(r.get("tool_answers")).as("the model read the lost answer, then the probe's finding")
                 .contains("\"outcome\":\"unknown\"").contains("already sent to bob@example.com");

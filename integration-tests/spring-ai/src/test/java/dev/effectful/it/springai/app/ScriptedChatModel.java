@@ -63,10 +63,16 @@ public final class ScriptedChatModel implements ChatModel {
         return new ChatResponse(List.of(new Generation(message)));
     }
 
-    /** Tool-calling options, so that the ChatClient registers the tools and runs its tool loop. */
-    @Override
+    /**
+     * Tool-calling options, so that the ChatClient registers the tools and runs its tool loop. Both
+     * names, without {@code @Override}: Spring AI 2.0 asks {@code getOptions()}, 1.1 {@code getDefaultOptions()}.
+     */
     public ChatOptions getOptions() {
         return ToolCallingChatOptions.builder().build();
+    }
+
+    public ChatOptions getDefaultOptions() {
+        return getOptions();
     }
 
     /** What the tools answered, in order, as the model saw it. */

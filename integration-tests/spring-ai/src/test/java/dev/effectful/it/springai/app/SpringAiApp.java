@@ -3,6 +3,7 @@ package dev.effectful.it.springai.app;
 import dev.effectful.Task;
 import dev.effectful.it.springai.app.ScriptedChatModel.Turn;
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.client.advisor.ToolCallAdvisor;
 import org.springframework.ai.chat.memory.ChatMemory;
 
 import java.time.Duration;
@@ -51,7 +52,7 @@ public final class SpringAiApp {
                 List<Turn> turns = new ArrayList<>(sendTwice(args[1], "Welcome", "Welcome aboard"));
                 turns.addAll(sendTwice(args[1], "Welcome", "Welcome aboard"));
                 ScriptedChatModel model = new ScriptedChatModel(turns);
-                ChatClient client = ChatClient.builder(model).build();
+                ChatClient client = client(model);
                 result("answer1", client.prompt().user("welcome the user").tools(new EmailTools()).call().content());
                 result("tasks_call1", String.join(",", EmailTools.TASKS_SEEN));
                 EmailTools.TASKS_SEEN.clear();
@@ -72,18 +73,43 @@ public final class SpringAiApp {
             default -> throw new IllegalArgumentException(scenario);
         }
         result("task_after", Task.current().map(Task::id).orElse("(none)"));
+        result("spring_ai", springAi2() ? "2" : "1");
         System.out.flush();
     }
 
-    /** The smallest Spring AI call with a conversation id: what the README shows. */
+    /** The call with a conversation id, as the README's Spring AI section shows it. */
     static String inConversation(ScriptedChatModel model, String conversationId) {
-        ChatClient chatClient = ChatClient.builder(model).build();
+        ChatClient chatClient = client(model);
         return chatClient.prompt()
                 .user("send the invoice")
                 .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, conversationId))
                 .tools(new EmailTools())
                 .call()
                 .content();
+    }
+
+    /**
+     * Spring AI 2.0's ChatClient runs the tool loop itself (an advisor it registers); in 1.1 a vendor's
+     * model runs it inside its call, which the scripted model does not, so there the 1.1 ToolCallAdvisor
+     * runs it. Either way the loop runs inside the advised blocking call. The tests run on 2.0.1, and on
+     * 1.1.2 with {@code -Dspring-ai.version=1.1.2}.
+     */
+    @SuppressWarnings({"deprecation", "removal"})
+    static ChatClient client(ScriptedChatModel model) {
+        ChatClient.Builder builder = ChatClient.builder(model);
+        if (!springAi2()) {
+            builder.defaultAdvisors(ToolCallAdvisor.builder().build());
+        }
+        return builder.build();
+    }
+
+    private static boolean springAi2() {
+        try {
+            Class.forName("org.springframework.ai.chat.client.advisor.ToolCallingAdvisor");
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
     }
 
     private static List<Turn> sendTwice(String to, String subject, String rephrased) {
