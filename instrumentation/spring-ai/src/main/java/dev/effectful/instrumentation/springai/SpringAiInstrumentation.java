@@ -1,0 +1,63 @@
+package dev.effectful.instrumentation.springai;
+
+import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+import java.util.List;
+import java.util.Set;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+
+/**
+ * Spring AI's {@code ChatClient}: a blocking call ({@code .call().content()}, {@code .entity(..)},
+ * {@code .chatResponse()}, ...) made outside any task runs in a task, so the tools the model calls
+ * during it share one task and a rephrased retry of the same act is caught.
+ *
+ * <p>The point advised is {@code DefaultChatClient$DefaultCallResponseSpec.doGetObservableChatClientResponse(
+ * ChatClientRequest, ...)}: every blocking response method of Spring AI 1.1 and 2.0 ends there, the
+ * advisor chain (and with it, in 2.0, the tool-calling loop; in 1.1 the model's own loop) runs inside
+ * it on the caller's thread, and its first argument carries the advisor parameters as its context.
+ * In 2.0 a one-argument form delegates to a two-argument one: both are advised, and the inner one
+ * finds the task already current and opens nothing. A Spring AI without that method is left as it is.
+ *
+ * <p>Streaming ({@code .stream()}) is not advised: its work happens when the {@code Flux} is
+ * subscribed, on Reactor's threads, after the method that builds it has returned.
+ */
+public final class SpringAiInstrumentation implements LibraryInstrumentation {
+
+    static final String CALL_RESPONSE_SPEC = "org/springframework/ai/chat/client/DefaultChatClient$DefaultCallResponseSpec";
+
+    private static final ElementMatcher<MethodDescription> BLOCKING_CALL = named("doGetObservableChatClientResponse")
+            .and(takesArgument(0, named("org.springframework.ai.chat.client.ChatClientRequest")))
+            .and(not(isAbstract()));
+
+    @Override
+    public String library() {
+        return "spring-ai";
+    }
+
+    @Override
+    public Set<String> classes() {
+        return Set.of(CALL_RESPONSE_SPEC);
+    }
+
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        if (!CALL_RESPONSE_SPEC.equals(internalName)) {
+            return List.of();
+        }
+        // described from its class file, not loaded: the advice names Spring AI's types, which the
+        // agent's own loader cannot resolve (they resolve in the application's, once inlined)
+        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(SpringAiInstrumentation.class.getClassLoader());
+        return List.of(Advice.to(TypePool.Default.of(own).describe(ChatClientCallAdvice.NAME).resolve(), own)
+                .on(BLOCKING_CALL));
+    }
+}
