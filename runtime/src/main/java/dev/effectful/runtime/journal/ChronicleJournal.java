@@ -251,7 +251,8 @@ public final class ChronicleJournal implements Journal {
     /** Every damaged record a replay or read of this journal met so far, in index order. */
     @Override
     public List<RecordDamage> damagedRecords() {
-        return List.copyOf(recordDamage.values());
+        // asked before every effectful call (DamageHold): a sound journal must not copy anything
+        return recordDamage.isEmpty() ? List.of() : List.copyOf(recordDamage.values());
     }
 
     /** Cycles (one roll period each) that have a file on disk, oldest first. */
