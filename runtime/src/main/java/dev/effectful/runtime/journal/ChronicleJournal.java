@@ -113,13 +113,15 @@ public final class ChronicleJournal implements Journal {
     public long append(JournalRecord record) {
         try {
             ExcerptAppender appender = appenders.get();
+            // encoded and checksummed before the queue's write lock: inside it, only the copy
+            RecordEncoder encoded = RecordEncoder.get().encode(record);
             long from;
             long to;
             try (DocumentContext dc = appender.writingDocument()) {
                 try {
                     // positions in the cycle file (the header word sits just before the data)
                     from = dc.wire().bytes().writePosition() - HEADER_BYTES;
-                    RecordCodec.write(record, dc.wire());
+                    dc.wire().bytes().write(encoded.buffer(), 0, encoded.length());
                     to = dc.wire().bytes().writePosition();
                 } catch (RuntimeException | Error e) {
                     // never commit half a record (a SIGBUS on a full disk arrives as InternalError
@@ -249,7 +251,8 @@ public final class ChronicleJournal implements Journal {
     /** Every damaged record a replay or read of this journal met so far, in index order. */
     @Override
     public List<RecordDamage> damagedRecords() {
-        return List.copyOf(recordDamage.values());
+        // asked before every effectful call (DamageHold): a sound journal must not copy anything
+        return recordDamage.isEmpty() ? List.of() : List.copyOf(recordDamage.values());
     }
 
     /** Cycles (one roll period each) that have a file on disk, oldest first. */

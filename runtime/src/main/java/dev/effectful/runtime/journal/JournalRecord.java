@@ -25,6 +25,9 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         return kind == Kind.READ;
     }
 
+    /** This process's id, read once: ProcessHandle.current() asks the security manager on every call. */
+    private static final long PID = ProcessHandle.current().pid();
+
     public static Builder of(RecordType type) {
         return new Builder(type);
     }
@@ -49,7 +52,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private String message;
         private String result;
         private ProbeResult probe;
-        private long pid = ProcessHandle.current().pid();
+        private long pid = PID;
         private String thread = Thread.currentThread().getName();
         private Long durationMs;
         private String item;

@@ -71,7 +71,20 @@ public final class RecordCodec {
 
     static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
+    /**
+     * Writes {@code r} at the wire's position: the bytes {@link RecordEncoder} made of it, which are
+     * those {@link #writeWithWire} would write.
+     */
     public static void write(JournalRecord r, WireOut w) {
+        RecordEncoder e = RecordEncoder.get().encode(r);
+        w.bytes().write(e.buffer(), 0, e.length());
+    }
+
+    /**
+     * The format as Chronicle's wire writes it, field by field: the reference {@link RecordEncoder}
+     * is held equal to (by {@code RecordEncoderTest}); not used to append.
+     */
+    static void writeWithWire(JournalRecord r, WireOut w) {
         Bytes<?> bytes = w.bytes();
         long start = bytes.writePosition();
         writeFields(r, w);

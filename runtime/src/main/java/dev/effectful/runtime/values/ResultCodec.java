@@ -20,6 +20,8 @@ public final class ResultCodec {
     private final ObjectMapper mapper;
     private final int maxChars;
     private final ReplayableTypes replayable;
+    /** Immutable results already decoded: a dedup hit answers from here instead of parsing again. */
+    private final DecodedValues decoded = new DecodedValues();
 
     /**
      * @param mapper normally {@link JsonMappers#shared()}, which knows Optional and java.time
@@ -74,7 +76,13 @@ public final class ResultCodec {
         if (type == void.class || type == Void.class) {
             return null;
         }
-        return mapper.readValue(json, mapper.getTypeFactory().constructType(type));
+        Object known = decoded.find(json, type);
+        if (known != null) {
+            return known;
+        }
+        Object value = mapper.readValue(json, mapper.getTypeFactory().constructType(type));
+        decoded.remember(json, type, value);
+        return value;
     }
 
     /**

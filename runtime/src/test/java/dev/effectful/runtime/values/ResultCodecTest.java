@@ -232,4 +232,18 @@ class ResultCodecTest {
                 Line.class);
         assertThat(decoded).isEqualTo(new Line("a", 1, null));
     }
+
+    @Test
+    void anImmutableResultDecodedTwiceIsTheSameValueAndAMutableOneIsDecodedAfresh() throws Exception {
+        Object first = codec.decode("\"queued\"", String.class);
+        assertThat(codec.decode("\"queued\"", String.class)).isSameAs(first);
+        assertThat(codec.decode("42", Long.class)).isEqualTo(42L);
+        // the same text as another type is decoded as that type, never served from the String entry
+        assertThat(codec.decode("\"2026-01-02\"", LocalDate.class)).isEqualTo(LocalDate.of(2026, 1, 2));
+        assertThat(codec.decode("\"2026-01-02\"", String.class)).isEqualTo("2026-01-02");
+        Type listOfString = Receipt.class.getRecordComponents()[1].getGenericType();
+        Object list = codec.decode("[{\"sku\":\"a\",\"qty\":1,\"price\":2}]", listOfString);
+        Object again = codec.decode("[{\"sku\":\"a\",\"qty\":1,\"price\":2}]", listOfString);
+        assertThat(again).isEqualTo(list).isNotSameAs(list);
+    }
 }

@@ -1,0 +1,212 @@
+package dev.effectful.runtime.journal;
+
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.wire.ValueOut;
+import net.openhft.chronicle.wire.Wire;
+import net.openhft.chronicle.wire.WireType;
+
+import java.util.zip.CRC32C;
+
+/**
+ * Encodes a record into a per-thread heap buffer, byte for byte what Chronicle's binary wire writes
+ * for it ({@link RecordCodec#writeWithWire} is the reference, and {@code RecordEncoderTest} holds
+ * the two equal), checksums included. Done before the queue's write lock is taken, so an append
+ * holds that lock only for one copy of the finished bytes: with the encoding and the CRC32C inside
+ * the lock, a second writing thread spun on it for the whole encoding of the first one's record.
+ *
+ * <p>ASCII text (nearly every field: keys, ids, words, JSON of ASCII values) is copied as raw
+ * bytes; any other text, and numbers, go through a scratch wire, so their encoding stays Chronicle's.
+ * Not thread-safe: one per thread ({@link #get}), and {@link #buffer} is valid until its next use.
+ */
+final class RecordEncoder {
+
+    private static final ThreadLocal<RecordEncoder> ENCODERS = ThreadLocal.withInitial(RecordEncoder::new);
+
+    /** Chronicle's binary wire: a text of fewer than 32 UTF-8 bytes is one byte 0xE0 + length, then the bytes. */
+    private static final int SHORT_TEXT = 0xE0;
+    /** ... a longer one is 0xB8, the length as a stop-bit number, then the bytes. */
+    private static final int ANY_TEXT = 0xB8;
+
+    /** The bytes {@code writeEventId(id)} writes, per field id. */
+    private static final byte[][] EVENT_IDS = eventIds();
+    /** The bytes before the 4 little-endian bytes of {@code writeEventId(IDENTITY).fixedInt32(v)}. */
+    private static final byte[] IDENTITY_PREFIX = fixedInt32Prefix(RecordCodec.Field.IDENTITY);
+    private static final byte[] CRC_PREFIX = fixedInt32Prefix(RecordCodec.Field.CRC);
+
+    private final CRC32C crc = new CRC32C();
+    private final Bytes<byte[]> scratchBytes = Bytes.allocateElasticOnHeap(64);
+    private final Wire scratch = WireType.BINARY_LIGHT.apply(scratchBytes);
+    private byte[] buf = new byte[512];
+    private int n;
+
+    static RecordEncoder get() {
+        return ENCODERS.get();
+    }
+
+    /** Encodes {@code r}; the record is {@link #buffer}{@code [0, }{@link #length}{@code )}. */
+    RecordEncoder encode(JournalRecord r) {
+        n = 0;
+        text(RecordCodec.Field.TYPE, r.type().word());
+        text(RecordCodec.Field.TASK, r.task());
+        text(RecordCodec.Field.ACTOR, r.actor());
+        text(RecordCodec.Field.CALL, r.call());
+        text(RecordCodec.Field.KIND, r.kind() == null ? null : r.kind().word());
+        text(RecordCodec.Field.INTENT_KEY, r.intentKey());
+        if (r.attempt() != 0) {
+            eventId(RecordCodec.Field.ATTEMPT);
+            scratchBytes.clear();
+            scratch.getValueOut().int32(r.attempt());
+            copyScratch();
+        }
+        text(RecordCodec.Field.ATTEMPT_ID, r.attemptId());
+        int64(RecordCodec.Field.STARTED, r.started());
+        number(RecordCodec.Field.BUDGET_LEFT_S, r.budgetLeftS());
+        text(RecordCodec.Field.ARGS, r.args());
+        text(RecordCodec.Field.OUTCOME, r.outcome() == null ? null : r.outcome().word());
+        text(RecordCodec.Field.EFFECT_APPLIED, r.effectApplied() == null ? null : r.effectApplied().word());
+        number(RecordCodec.Field.RETRY_AFTER_S, r.retryAfterS());
+        number(RecordCodec.Field.DEADLINE_LEFT_S, r.deadlineLeftS());
+        text(RecordCodec.Field.MESSAGE, r.message());
+        text(RecordCodec.Field.RESULT, r.result());
+        text(RecordCodec.Field.PROBE, r.probe() == null ? null : r.probe().word());
+        int64(RecordCodec.Field.PID, r.pid());
+        text(RecordCodec.Field.THREAD, r.thread());
+        number(RecordCodec.Field.DURATION_MS, r.durationMs());
+        text(RecordCodec.Field.ITEM, r.item());
+        text(RecordCodec.Field.REENTRY, r.reentry());
+        int identity = RecordCodec.SCRATCH.get().identity(r);
+        raw(IDENTITY_PREFIX);
+        int32le(identity);
+        crc.reset();
+        crc.update(buf, 0, n);
+        int sum = (int) crc.getValue();
+        raw(CRC_PREFIX);
+        int32le(sum);
+        return this;
+    }
+
+    byte[] buffer() {
+        return buf;
+    }
+
+    int length() {
+        return n;
+    }
+
+    private void text(RecordCodec.Field field, String value) {
+        if (value == null) {
+            return;
+        }
+        eventId(field);
+        int len = value.length();
+        // worst case for the ASCII path: a 0xB8 code, a 5-byte stop-bit length, the bytes
+        ensure(len + 6);
+        int header = len < 32 ? 1 : 1 + stopBitLength(len);
+        int p = n + header;
+        for (int i = 0; i < len; i++) {
+            char c = value.charAt(i);
+            if (c >= 0x80) {
+                // not ASCII: Chronicle's own UTF-8 (it encodes each char on its own), through the wire
+                scratchBytes.clear();
+                scratch.getValueOut().text(value);
+                copyScratch();
+                return;
+            }
+            buf[p + i] = (byte) c;
+        }
+        if (len < 32) {
+            buf[n] = (byte) (SHORT_TEXT + len);
+        } else {
+            buf[n] = (byte) ANY_TEXT;
+            writeStopBit(n + 1, len);
+        }
+        n = p + len;
+    }
+
+    private void number(RecordCodec.Field field, Long value) {
+        if (value != null) {
+            int64(field, value);
+        }
+    }
+
+    private void int64(RecordCodec.Field field, long value) {
+        eventId(field);
+        scratchBytes.clear();
+        ValueOut out = scratch.getValueOut();
+        out.int64(value);
+        copyScratch();
+    }
+
+    private void eventId(RecordCodec.Field field) {
+        raw(EVENT_IDS[field.id]);
+    }
+
+    private void raw(byte[] b) {
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, n, b.length);
+        n += b.length;
+    }
+
+    private void copyScratch() {
+        int len = (int) scratchBytes.writePosition();
+        ensure(len);
+        int read = 0;
+        while (read < len) {
+            long got = scratchBytes.read(read, buf, n + read, len - read);
+            if (got <= 0) {
+                throw new IllegalStateException("scratch wire short by " + (len - read) + " bytes");
+            }
+            read += (int) got;
+        }
+        n += len;
+    }
+
+    private void int32le(int v) {
+        ensure(4);
+        buf[n] = (byte) v;
+        buf[n + 1] = (byte) (v >>> 8);
+        buf[n + 2] = (byte) (v >>> 16);
+        buf[n + 3] = (byte) (v >>> 24);
+        n += 4;
+    }
+
+    private void ensure(int more) {
+        if (n + more > buf.length) {
+            buf = java.util.Arrays.copyOf(buf, Math.max(n + more, buf.length * 2));
+        }
+    }
+
+    private static int stopBitLength(int v) {
+        int len = 1;
+        while ((v >>>= 7) != 0) {
+            len++;
+        }
+        return len;
+    }
+
+    /** Chronicle's stop-bit encoding of a non-negative int: 7 bits a byte, low first, high bit set when more follow. */
+    private void writeStopBit(int at, int v) {
+        while ((v & ~0x7F) != 0) {
+            buf[at++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[at] = (byte) v;
+    }
+
+    private static byte[][] eventIds() {
+        byte[][] out = new byte[32][];
+        for (RecordCodec.Field f : RecordCodec.Field.values()) {
+            Bytes<byte[]> b = Bytes.allocateElasticOnHeap(8);
+            WireType.BINARY_LIGHT.apply(b).writeEventId(f.id);
+            out[f.id] = b.toByteArray();
+        }
+        return out;
+    }
+
+    private static byte[] fixedInt32Prefix(RecordCodec.Field f) {
+        Bytes<byte[]> b = Bytes.allocateElasticOnHeap(16);
+        WireType.BINARY_LIGHT.apply(b).writeEventId(f.id).fixedInt32(0);
+        byte[] all = b.toByteArray();
+        return java.util.Arrays.copyOf(all, all.length - 4);
+    }
+}
