@@ -17,7 +17,9 @@ final class ServletCallerAdvice {
     }
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter(@Advice.Argument(0) HttpServletRequest request) {
+    static Object enter(@Advice.Argument(0) Object argument) {
+        // Object, not HttpServletRequest: the agent's loader reads this signature and cannot see the servlet API
+        HttpServletRequest request = (HttpServletRequest) argument;
         Principal p = request.getUserPrincipal();
         return Frameworks.transportCaller("mcp", "http", p == null ? null : p.getName(), request.getRemoteAddr());
     }
