@@ -80,8 +80,8 @@ public final class McpInstrumentation implements LibraryInstrumentation {
             case SERVLET -> Advice.to(ServletCallerAdvice.class)
                     .on(named("doPost").and(takesArguments(2))
                             .and(takesArgument(0, named("jakarta.servlet.http.HttpServletRequest"))));
-            case STDIO -> Advice.to(StdioCallerAdvice.class)
-                    .on(nameStartsWith("lambda$startInboundProcessing$").and(takesArguments(0)));
+            case STDIO -> new SyntheticMethods(Advice.to(StdioCallerAdvice.class)
+                    .on(nameStartsWith("lambda$startInboundProcessing$").and(takesArguments(0))));
         });
     }
 

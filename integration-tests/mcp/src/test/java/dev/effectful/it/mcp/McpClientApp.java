@@ -4,8 +4,13 @@ import dev.effectful.Task;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +22,8 @@ import java.util.Map;
  * (the tool's text, with {@code error:} in front when the server answered isError).
  *
  * <p>Arguments: URL SCENARIO TASK_ID BUDGET_MS [USER]; USER is sent as {@code X-Test-User}, which the
- * server's stand-in authentication turns into the request's principal.
+ * server's stand-in authentication turns into the request's principal. URL {@code stdio} starts
+ * {@link StdioServerApp} as a subprocess instead.
  */
 public final class McpClientApp {
 
@@ -30,7 +36,8 @@ public final class McpClientApp {
         String taskId = args[2];
         Duration budget = Duration.ofMillis(Long.parseLong(args[3]));
         String user = args.length > 4 ? args[4] : null;
-        var transport = HttpClientStreamableHttpTransport.builder(url).endpoint("/mcp")
+        McpClientTransport transport = url.equals("stdio") ? stdioServer() : HttpClientStreamableHttpTransport.builder(url)
+                .endpoint("/mcp")
                 .httpRequestCustomizer((builder, method, uri, body, context) -> {
                     if (user != null) {
                         builder.header("X-Test-User", user);
@@ -65,6 +72,21 @@ public final class McpClientApp {
             }
         }
         System.out.flush();
+    }
+
+    /** {@link StdioServerApp} as this process's subprocess, with the agent, its journal and ledger from {@code it.*} properties. */
+    private static McpClientTransport stdioServer() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> jvm = new java.util.ArrayList<>(List.of(
+                "-javaagent:" + System.getProperty("it.agent"),
+                "-Deffectful.journal.dir=" + System.getProperty("it.server.journal"),
+                "-Dledger=" + System.getProperty("ledger")));
+        if (System.getProperty("it.server.trust") != null) {
+            jvm.add("-Deffectful.mcp.trust_task=" + System.getProperty("it.server.trust"));
+        }
+        jvm.addAll(List.of("-cp", System.getProperty("java.class.path"), StdioServerApp.class.getName()));
+        ServerParameters server = ServerParameters.builder(java).args(jvm).build();
+        return new StdioClientTransport(server, McpJsonDefaults.getMapper());
     }
 
     private static McpSchema.CallToolRequest request(String tool, Map<String, Object> args, Map<String, Object> meta) {

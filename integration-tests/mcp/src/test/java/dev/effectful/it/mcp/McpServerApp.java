@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Principal;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -37,17 +38,11 @@ public final class McpServerApp {
     }
 
     public static void main(String[] args) throws Exception {
-        ServerTools tools = new ServerTools();
         var transport = HttpServletStreamableServerTransportProvider.builder().mcpEndpoint("/mcp").build();
         McpServer.sync(transport)
                 .serverInfo("effectful-it", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(tool("send_invoice", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}}}",
-                                a -> tools.sendInvoice((String) a.get("orderId"), (String) a.get("note"))),
-                        tool("charge_card", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}}}",
-                                a -> tools.chargeCard((String) a.get("orderId"))),
-                        tool("ship_order", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}}}",
-                                a -> tools.shipOrder((String) a.get("orderId"))))
+                .tools(specifications(new ServerTools()))
                 .build();
 
         Path base = Files.createTempDirectory("tomcat");
@@ -76,6 +71,16 @@ public final class McpServerApp {
         System.out.println("RESULT port " + tomcat.getConnector().getLocalPort());
         System.out.flush();
         tomcat.getServer().await();
+    }
+
+    /** The tools, as both transports serve them. */
+    static List<McpServerFeatures.SyncToolSpecification> specifications(ServerTools tools) {
+        return List.of(tool("send_invoice", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}}}",
+                        a -> tools.sendInvoice((String) a.get("orderId"), (String) a.get("note"))),
+                tool("charge_card", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}}}",
+                        a -> tools.chargeCard((String) a.get("orderId"))),
+                tool("ship_order", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}}}",
+                        a -> tools.shipOrder((String) a.get("orderId"))));
     }
 
     interface Body {

@@ -143,6 +143,44 @@ class McpTaskIT {
                 .containsExactlyInAnyOrder("alice", "bob");
     }
 
+    @Test
+    void overStdioTheClientStartsItsServerAndTheTaskTravelsByDefault() throws Exception {
+        Path journal = tmp.resolve("journal");
+
+        Map<String, String> r = stdioClient(journal, null).run(tmp.resolve("logs"), START).results();
+
+        assertThat(r.get("first")).isEqualTo("invoice o-1 sent for client-side-actor in task t-stdio");
+        assertThat(r.get("second")).isEqualTo(r.get("first"));
+        assertThat(ledger.effects("invoice", "o-1|client-side-actor")).isEqualTo(1);
+        assertThat(JournalContents.of(journal).of(RecordType.INTENT)).extracting(JournalRecord::task)
+                .containsExactly("t-stdio");
+    }
+
+    @Test
+    void trustTaskFalseIgnoresTheEntryEvenOverStdio() throws Exception {
+        Path journal = tmp.resolve("journal");
+
+        Map<String, String> r = stdioClient(journal, "false").run(tmp.resolve("logs"), START).results();
+
+        // each call is then a task of its own, as without the integration: the rephrased retry acts again
+        assertThat(r.get("first")).startsWith("invoice o-1 sent for nobody in task ");
+        assertThat(ledger.effects("invoice", "o-1|")).isEqualTo(2);
+        assertThat(JournalContents.of(journal).of(RecordType.INTENT)).extracting(JournalRecord::task)
+                .doesNotContain("t-stdio").hasSize(2);
+    }
+
+    private ForkedApp stdioClient(Path serverJournal, String trust) {
+        ForkedApp client = ForkedApp.jdk(Jdk.current()).main(McpClientApp.class, "stdio", "rephrased", "t-stdio", "60000")
+                .sysprop("effectful.journal.dir", tmp.resolve("client-journal"))
+                .sysprop("it.agent", ForkedApp.AGENT_JAR)
+                .sysprop("it.server.journal", serverJournal)
+                .sysprop("ledger", ledger.url());
+        if (trust != null) {
+            client.sysprop("it.server.trust", trust);
+        }
+        return client;
+    }
+
     private String startServer(Path journal) throws Exception {
         return listening(server(journal));
     }
