@@ -22,4 +22,47 @@ public interface FrameworkHooks {
 
     /** Closes what {@link #openTask} opened; null does nothing. */
     void closeTask(Object token);
+
+    /**
+     * A remote call made in the current task (an MCP {@code tools/call}): the request's metadata with the
+     * task's entry ({@code dev.effectful/task}: id, actor, budget left) added, as a new map.
+     *
+     * @param library the protocol, for the log ({@code "mcp"})
+     * @param meta    the metadata the application set; null when none
+     * @return the metadata to send instead, or null to send it as it is (no task current, or the
+     *         application set the entry itself)
+     */
+    java.util.Map<String, Object> remoteTaskMeta(String library, java.util.Map<String, Object> meta);
+
+    /**
+     * A remote call arrived (an MCP tool request): binds the task its metadata names, if the entry is
+     * well formed and the transport is trusted (see {@code effectful.mcp.trust_task}); an authenticated
+     * principal of the transport is the actor, whatever the entry says.
+     *
+     * @param library the protocol ({@code "mcp"})
+     * @param channel what the transport handed the handler (an exchange, a transport context): the
+     *                key under which {@link #transportCaller} recorded who is calling
+     * @param request the request, whose {@code meta()} map may carry the entry
+     * @return a token for {@link #closeTask}, or null when nothing was opened
+     */
+    Object openRemoteTask(String library, Object channel, Object request);
+
+    /**
+     * A transport starts handling a request on this thread: who sends it, for the trust rules.
+     *
+     * @param transport     {@code "stdio"} or {@code "http"}
+     * @param principal     the authenticated user the transport knows; null: none
+     * @param remoteAddress the peer's IP address as text; null for stdio
+     * @return a token for {@link #transportCallerDone}
+     */
+    Object transportCaller(String library, String transport, String principal, String remoteAddress);
+
+    /** The request {@link #transportCaller} announced is handled; restores what was before. */
+    void transportCallerDone(Object token);
+
+    /** {@code channel} was made on this thread for the request being handled: it carries its caller. */
+    void bindTransportCaller(Object channel);
+
+    /** {@code to} wraps {@code from} (a synchronous exchange around an asynchronous one): same caller. */
+    void sameTransportCaller(Object from, Object to);
 }

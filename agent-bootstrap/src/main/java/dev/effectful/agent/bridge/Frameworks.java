@@ -30,4 +30,61 @@ public final class Frameworks {
             h.closeTask(token);
         }
     }
+
+    /** See {@link FrameworkHooks#remoteTaskMeta}; null (send as it is) when the agent is not running. */
+    public static java.util.Map<String, Object> remoteTaskMeta(String library, java.util.Map<String, Object> meta) {
+        FrameworkHooks h = hooks;
+        return h == null ? null : h.remoteTaskMeta(library, meta);
+    }
+
+    /**
+     * A remote tool's handler that runs each call in the task its request names ({@link
+     * FrameworkHooks#openRemoteTask}); {@code handler} itself when the agent is not running, when it is
+     * already wrapped, or when it is the library's own adapter (its class name starts with
+     * {@code libraryPackage}: the adapter calls a handler that is wrapped already).
+     */
+    public static <A, B, R> java.util.function.BiFunction<A, B, R> remoteTaskHandler(
+            String library, java.util.function.BiFunction<A, B, R> handler, String libraryPackage) {
+        if (hooks == null || handler == null || handler instanceof RemoteTaskHandler
+                || handler.getClass().getName().startsWith(libraryPackage)) {
+            return handler;
+        }
+        return new RemoteTaskHandler<>(library, handler);
+    }
+
+    /** See {@link FrameworkHooks#openRemoteTask}. */
+    public static Object openRemoteTask(String library, Object channel, Object request) {
+        FrameworkHooks h = hooks;
+        return h == null ? null : h.openRemoteTask(library, channel, request);
+    }
+
+    /** See {@link FrameworkHooks#transportCaller}. */
+    public static Object transportCaller(String library, String transport, String principal, String remoteAddress) {
+        FrameworkHooks h = hooks;
+        return h == null ? null : h.transportCaller(library, transport, principal, remoteAddress);
+    }
+
+    /** See {@link FrameworkHooks#transportCallerDone}. */
+    public static void transportCallerDone(Object token) {
+        FrameworkHooks h = hooks;
+        if (h != null && token != null) {
+            h.transportCallerDone(token);
+        }
+    }
+
+    /** See {@link FrameworkHooks#bindTransportCaller}. */
+    public static void bindTransportCaller(Object channel) {
+        FrameworkHooks h = hooks;
+        if (h != null && channel != null) {
+            h.bindTransportCaller(channel);
+        }
+    }
+
+    /** See {@link FrameworkHooks#sameTransportCaller}. */
+    public static void sameTransportCaller(Object from, Object to) {
+        FrameworkHooks h = hooks;
+        if (h != null && from != null && to != null) {
+            h.sameTransportCaller(from, to);
+        }
+    }
 }

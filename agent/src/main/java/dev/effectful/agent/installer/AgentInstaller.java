@@ -43,7 +43,7 @@ public final class AgentInstaller {
             starter = EngineStarter.refusing(new JournalProblem(JournalProblem.Cause.MISCONFIGURED, summary));
         }
         Bridge.install(new EngineDispatcher(starter));
-        Frameworks.install(new FrameworkTasks(config.taskBudget()));
+        Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask()));
         ClassLoader own = AgentInstaller.class.getClassLoader();
         Instrumentations libraries = Instrumentations.load(own);
         inst.addTransformer(new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries), true);

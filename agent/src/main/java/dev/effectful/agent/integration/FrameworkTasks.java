@@ -2,9 +2,11 @@ package dev.effectful.agent.integration;
 
 import dev.effectful.Task;
 import dev.effectful.agent.bridge.FrameworkHooks;
+import dev.effectful.runtime.config.EffectfulConfig.TrustTask;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -16,10 +18,21 @@ import java.util.UUID;
 public final class FrameworkTasks implements FrameworkHooks {
 
     private final Duration budget;
+    private final RemoteTaskBinding remote;
 
     /** @param budget the budget of a task opened here ({@code effectful.task.budget}) */
     public FrameworkTasks(Duration budget) {
+        this(budget, TrustTask.LOOPBACK);
+    }
+
+    /**
+     * @param budget the budget of a task opened here ({@code effectful.task.budget}), also the most a
+     *               remote caller's task may lend
+     * @param trust  whose task entries a remote tool request is believed with ({@code effectful.mcp.trust_task})
+     */
+    public FrameworkTasks(Duration budget, TrustTask trust) {
         this.budget = budget;
+        this.remote = new RemoteTaskBinding(budget, trust);
     }
 
     @Override
@@ -46,5 +59,52 @@ public final class FrameworkTasks implements FrameworkHooks {
         if (token instanceof Task task) {
             task.close();
         }
+    }
+
+    @Override
+    public Map<String, Object> remoteTaskMeta(String library, Map<String, Object> meta) {
+        try {
+            return remote.metaFor(meta);
+        } catch (Throwable t) {
+            // the call goes out without the entry: the callee then runs it as a task of its own, still guarded
+            AgentLog.errorOnce("remote-meta:" + library, "effectful could not add the task to a " + library
+                    + " tool request; the server runs it as a task of its own", t);
+            return null;
+        }
+    }
+
+    @Override
+    public Object openRemoteTask(String library, Object channel, Object request) {
+        try {
+            return remote.open(library, channel, request);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("remote-task:" + library, "effectful could not read the task of a " + library
+                    + " tool request; it runs as a task of its own", t);
+            return null;
+        }
+    }
+
+    @Override
+    public Object transportCaller(String library, String transport, String principal, String remoteAddress) {
+        try {
+            return remote.callers().enter(transport, principal, remoteAddress);
+        } catch (Throwable t) {
+            return null; // the request's exchange then has no caller: its entry is believed only with trust_task=true
+        }
+    }
+
+    @Override
+    public void transportCallerDone(Object token) {
+        remote.callers().done(token);
+    }
+
+    @Override
+    public void bindTransportCaller(Object channel) {
+        remote.callers().bind(channel);
+    }
+
+    @Override
+    public void sameTransportCaller(Object from, Object to) {
+        remote.callers().same(from, to);
     }
 }

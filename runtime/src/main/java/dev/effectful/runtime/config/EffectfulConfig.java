@@ -31,7 +31,7 @@ import java.util.function.UnaryOperator;
  */
 public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                               Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
-                              long journalReserveBytes, Store store, Duration taskBudget) {
+                              long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask) {
 
     /** The default of {@link #TASK_BUDGET}. */
     public static final Duration DEFAULT_TASK_BUDGET = Duration.ofMinutes(5);
@@ -40,6 +40,14 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                            Optional<Path> classifierFile, LogLevel logLevel, String rollCycle) {
         this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, 16L << 20, Store.LOCAL);
+    }
+
+    /** As the canonical constructor, with the default MCP trust ({@link TrustTask#LOOPBACK}). */
+    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
+                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
+                           long journalReserveBytes, Store store, Duration taskBudget) {
+        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, journalReserveBytes, store,
+                taskBudget, TrustTask.LOOPBACK);
     }
 
     /** As the canonical constructor, with the default task budget. */
@@ -88,19 +96,30 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
      */
     public static final String TASK_BUDGET = "effectful.task.budget";
 
+    /**
+     * Whether an MCP server runs a tool request in the task its {@code _meta} entry names:
+     * {@code loopback} (default: only for stdio and callers on a loopback address), {@code true}
+     * (every caller), {@code false} (never). An entry is a claim: whoever can reach the server can
+     * name any task. An authenticated principal of the transport is always the actor.
+     */
+    public static final String MCP_TRUST_TASK = "effectful.mcp.trust_task";
+
     /** Journal roll cycles {@link #ROLL_CYCLE} accepts. */
     public static final List<String> ROLL_CYCLES = List.of("daily", "hourly", "minutely", "five_minutely", "secondly");
 
     /** Every key, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
     public static final List<String> KEYS = List.of(JOURNAL_DIR, SYNC, RETENTION, FAILURE, CLASSIFIER_FILE, LOG_LEVEL,
             ROLL_CYCLE, JOURNAL_RESERVE, STORE, STORE_URL, STORE_USER, STORE_PASSWORD, STORE_PASSWORD_FILE, STORE_LEASE,
-            STORE_TIMEOUT, TASK_BUDGET);
+            STORE_TIMEOUT, TASK_BUDGET, MCP_TRUST_TASK);
 
     /** System properties of the command-line tool, not of the agent: known, never warned about. */
     private static final Set<String> TOOL_PROPERTIES = Set.of("effectful.cli.stallMillis");
 
     /** {@code effectful.store}. */
     public enum StoreKind { LOCAL, POSTGRES }
+
+    /** {@code effectful.mcp.trust_task}: whose task entries an MCP server believes. */
+    public enum TrustTask { LOOPBACK, TRUE, FALSE }
 
     /** The intent store's settings; {@link #toString()} never shows the password. */
     public record Store(StoreKind kind, String url, String user, String password, Duration lease, Duration timeout) {
@@ -242,7 +261,8 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 v.get(ROLL_CYCLE, s -> parseWord(ROLL_CYCLE, s, ROLL_CYCLES), "daily"),
                 v.get(JOURNAL_RESERVE, s -> parseBytes(JOURNAL_RESERVE, s), 16L << 20),
                 store(src, v),
-                v.get(TASK_BUDGET, s -> parseDuration(TASK_BUDGET, s), DEFAULT_TASK_BUDGET));
+                v.get(TASK_BUDGET, s -> parseDuration(TASK_BUDGET, s), DEFAULT_TASK_BUDGET),
+                v.get(MCP_TRUST_TASK, s -> parseEnum(TrustTask.class, MCP_TRUST_TASK, s), TrustTask.LOOPBACK));
         Set<String> given = new HashSet<>();
         for (String key : KEYS) {
             src.get(key).ifPresent(x -> given.add(key));

@@ -121,6 +121,16 @@ class ConfigFailClosedTest {
     }
 
     @Test
+    void mcpTrustTaskIsLoopbackTrueOrFalseAndAnythingElseFailsClosed() {
+        assertThat(read("journal=/x").config().mcpTrustTask()).isEqualTo(EffectfulConfig.TrustTask.LOOPBACK);
+        assertThat(read("journal=/x,mcp.trust_task=false").config().mcpTrustTask()).isEqualTo(EffectfulConfig.TrustTask.FALSE);
+        assertThat(read("journal=/x,mcp.trust_task=TRUE").config().mcpTrustTask()).isEqualTo(EffectfulConfig.TrustTask.TRUE);
+        EffectfulConfig.Loaded typo = read("journal=/x,mcp.trust_task=yes");
+        assertThat(typo.valid()).isFalse();
+        assertThat(typo.errorSummary()).contains("effectful.mcp.trust_task=yes").contains("loopback, true, false");
+    }
+
+    @Test
     void nearestIsByEditDistanceWithSwapsCountingOne() {
         assertThat(EffectfulConfig.distance("sycn", "sync")).isEqualTo(1);
         assertThat(EffectfulConfig.distance("jurnal", "journal")).isEqualTo(1);

@@ -1,0 +1,98 @@
+package dev.effectful.instrumentation.mcp;
+
+import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * The MCP Java SDK ({@code io.modelcontextprotocol.sdk:mcp} 2.x): the task travels with
+ * {@code tools/call}.
+ * <ul>
+ *   <li>Client: {@code McpAsyncClient.callTool(CallToolRequest)}, which the synchronous client calls on
+ *       the caller's thread, adds the current task's entry to the request's {@code _meta}
+ *       ({@link CallToolAdvice}).</li>
+ *   <li>Server: each tool specification's call handler is wrapped when the specification is built
+ *       ({@link ToolHandlerAdvice}); the wrapper binds the request's task around the handler.</li>
+ *   <li>Who calls: the stdio transport's inbound loop and the servlet transports' {@code doPost}
+ *       announce the caller (stdio; the principal and peer address), the exchange made for the request
+ *       is tagged with it ({@link ExchangeAdvice}).</li>
+ * </ul>
+ * Every matcher names a method by its shape; a version of the SDK where a shape is gone loads that
+ * class unchanged (the task then does not travel through it, and each call is a task of its own).
+ */
+public final class McpInstrumentation implements LibraryInstrumentation {
+
+    static final String LIBRARY = "mcp";
+    private static final String CLIENT = "io/modelcontextprotocol/client/McpAsyncClient";
+    private static final String REQUEST = "io.modelcontextprotocol.spec.McpSchema$CallToolRequest";
+    private static final List<String> SPECIFICATIONS = List.of(
+            "io/modelcontextprotocol/server/McpServerFeatures$SyncToolSpecification",
+            "io/modelcontextprotocol/server/McpServerFeatures$AsyncToolSpecification",
+            "io/modelcontextprotocol/server/McpStatelessServerFeatures$SyncToolSpecification",
+            "io/modelcontextprotocol/server/McpStatelessServerFeatures$AsyncToolSpecification");
+    private static final String ASYNC_EXCHANGE = "io/modelcontextprotocol/server/McpAsyncServerExchange";
+    private static final String SYNC_EXCHANGE = "io/modelcontextprotocol/server/McpSyncServerExchange";
+    private static final List<String> SERVLETS = List.of(
+            "io/modelcontextprotocol/server/transport/HttpServletStreamableServerTransportProvider",
+            "io/modelcontextprotocol/server/transport/HttpServletSseServerTransportProvider");
+    private static final String STDIO = "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport";
+
+    private static final Map<String, Kind> KINDS = kinds();
+
+    private enum Kind { CLIENT, SPECIFICATION, ASYNC_EXCHANGE, SYNC_EXCHANGE, SERVLET, STDIO }
+
+    @Override
+    public String library() {
+        return LIBRARY;
+    }
+
+    @Override
+    public Set<String> classes() {
+        return KINDS.keySet();
+    }
+
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        Kind kind = KINDS.get(internalName);
+        if (kind == null) {
+            return List.of();
+        }
+        return List.of(switch (kind) {
+            case CLIENT -> Advice.to(CallToolAdvice.class)
+                    .on(named("callTool").and(takesArguments(1)).and(takesArgument(0, named(REQUEST))));
+            case SPECIFICATION -> Advice.to(ToolHandlerAdvice.class)
+                    .on(isConstructor().and(takesArguments(2)).and(takesArgument(1, BiFunction.class)));
+            case ASYNC_EXCHANGE -> Advice.to(ExchangeAdvice.Async.class).on(isConstructor());
+            case SYNC_EXCHANGE -> Advice.to(ExchangeAdvice.Sync.class)
+                    .on(isConstructor().and(takesArguments(1))
+                            .and(takesArgument(0, named("io.modelcontextprotocol.server.McpAsyncServerExchange"))));
+            case SERVLET -> Advice.to(ServletCallerAdvice.class)
+                    .on(named("doPost").and(takesArguments(2))
+                            .and(takesArgument(0, named("jakarta.servlet.http.HttpServletRequest"))));
+            case STDIO -> new SyntheticMethods(Advice.to(StdioCallerAdvice.class)
+                    .on(nameStartsWith("lambda$startInboundProcessing$").and(takesArguments(0))));
+        });
+    }
+
+    private static Map<String, Kind> kinds() {
+        Map<String, Kind> m = new java.util.HashMap<>();
+        m.put(CLIENT, Kind.CLIENT);
+        SPECIFICATIONS.forEach(s -> m.put(s, Kind.SPECIFICATION));
+        m.put(ASYNC_EXCHANGE, Kind.ASYNC_EXCHANGE);
+        m.put(SYNC_EXCHANGE, Kind.SYNC_EXCHANGE);
+        SERVLETS.forEach(s -> m.put(s, Kind.SERVLET));
+        m.put(STDIO, Kind.STDIO);
+        return Map.copyOf(m);
+    }
+}

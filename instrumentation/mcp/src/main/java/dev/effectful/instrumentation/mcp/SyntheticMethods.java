@@ -1,0 +1,41 @@
+package dev.effectful.instrumentation.mcp;
+
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.field.FieldList;
+import net.bytebuddy.description.method.MethodList;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.pool.TypePool;
+
+/**
+ * Lets method advice reach a class's synthetic methods (a lambda's body, {@code lambda$name$N}). Byte
+ * Buddy leaves synthetic methods out of the list it hands a visitor wrapper, so advice {@code on} a
+ * lambda's name never matched; this hands it every method the class declares.
+ */
+final class SyntheticMethods implements AsmVisitorWrapper {
+
+    private final AsmVisitorWrapper advice;
+
+    SyntheticMethods(AsmVisitorWrapper advice) {
+        this.advice = advice;
+    }
+
+    @Override
+    public int mergeWriter(int flags) {
+        return advice.mergeWriter(flags);
+    }
+
+    @Override
+    public int mergeReader(int flags) {
+        return advice.mergeReader(flags);
+    }
+
+    @Override
+    public ClassVisitor wrap(TypeDescription type, ClassVisitor visitor, Implementation.Context context, TypePool pool,
+                             FieldList<FieldDescription.InDefinedShape> fields, MethodList<?> methods,
+                             int writerFlags, int readerFlags) {
+        return advice.wrap(type, visitor, context, pool, fields, type.getDeclaredMethods(), writerFlags, readerFlags);
+    }
+}
