@@ -22,4 +22,14 @@ public interface FrameworkHooks {
 
     /** Closes what {@link #openTask} opened; null does nothing. */
     void closeTask(Object token);
+
+    /**
+     * The key header for an HTTP request being sent on this thread now: {@code {name, value}} when the
+     * attempt running here is of a tool with {@code @EffectfulTool(keyHeader = ...)} (the value is the
+     * intent key, or the batch item's key), else null. The advice adds it unless the request has that
+     * header already.
+     */
+    default String[] keyHeader() {
+        return null;
+    }
 }

@@ -2,6 +2,7 @@ package dev.effectful.agent.integration;
 
 import dev.effectful.Task;
 import dev.effectful.agent.bridge.FrameworkHooks;
+import dev.effectful.runtime.engine.KeyHeaders;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.time.Duration;
@@ -37,6 +38,17 @@ public final class FrameworkTasks implements FrameworkHooks {
             // the invocation goes on in no task: each tool call is then its own implicit task, as without the integration
             AgentLog.errorOnce("framework-task:" + library, "effectful could not open a task for a " + library
                     + " invocation; its tool calls are each their own task", t);
+            return null;
+        }
+    }
+
+    @Override
+    public String[] keyHeader() {
+        try {
+            return KeyHeaders.forRequest();
+        } catch (Throwable t) {
+            // the request goes out without the header, as from a tool that declares none
+            AgentLog.errorOnce("key-header", "effectful could not tell the key header of a request; it is sent without", t);
             return null;
         }
     }

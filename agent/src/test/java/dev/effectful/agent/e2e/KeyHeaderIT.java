@@ -1,0 +1,94 @@
+package dev.effectful.agent.e2e;
+
+import dev.effectful.agent.e2e.apps.KeyHeaderApp;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 18: {@code @EffectfulTool(keyHeader = "Idempotency-Key")} puts the intent key on the requests a
+ * tool's body sends through the JDK's HTTP clients, as seen by a real service on loopback, in a JVM
+ * started with the real agent.
+ */
+class KeyHeaderIT {
+
+    private static final Pattern INTENT_KEY = Pattern.compile("\"intent_key\":\"([0-9a-f]{32})\"");
+
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jdk-send", "jdk-async", "url-connection"})
+    void theServiceSeesTheIntentKeyOnEveryAttemptOfTheSameIntentOnly(String client) throws Exception {
+        try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
+            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(KeyHeaderApp.class, client)
+                    .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url())
+                    .run(tmp.resolve("logs"), Duration.ofSeconds(60));
+            assertKeysTravel(client, service, app.results());
+        }
+    }
+
+    /** What every client must show; also run by the OkHttp IT. */
+    static void assertKeysTravel(String client, HeaderLedger service, Map<String, String> results) {
+        String first = results.get("first");
+        assertThat(first).as("the service failed the first attempt: unknown").contains("\"outcome\":\"unknown\"");
+        Matcher m = INTENT_KEY.matcher(first);
+        assertThat(m.find()).as(first).isTrue();
+        String key = m.group(1);
+        assertThat(results.get("retry")).as("keyHeader alone makes the CREATE keyable: the retry ran")
+                .isEqualTo("recorded:" + client + "-alice");
+        assertThat(service.seen(client + "-alice")).as("first attempt and the model's rephrased retry")
+                .containsExactly(key, key);
+        List<String> other = service.seen(client + "-bob");
+        assertThat(other).hasSize(1);
+        assertThat(other.get(0)).as("another target, another key").matches("[0-9a-f]{32}").isNotEqualTo(key);
+        assertThat(service.seen(client + "-carol")).as("the application's own header is never replaced")
+                .containsExactly("app-key-carol");
+        assertThat(service.seen(client + "-outside")).as("no header outside a tool").containsExactly(HeaderLedger.NONE);
+    }
+
+    @Test
+    void batchItemsCarryTheirOwnItemKeys() throws Exception {
+        Path journal = tmp.resolve("journal");
+        try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
+            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(KeyHeaderApp.class, "batch")
+                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", service.url())
+                    .run(tmp.resolve("logs"), Duration.ofSeconds(60));
+            Map<String, String> r = app.results();
+            assertThat(r.get("batch1")).contains("status=UNKNOWN");
+            assertThat(r.get("batch2")).contains("status=OK");
+
+            JournalContents j = JournalContents.of(journal);
+            String k1 = itemKey(j, "r1");
+            String k2 = itemKey(j, "r2");
+            String k3 = itemKey(j, "r3");
+            assertThat(List.of(k1, k2, k3)).doesNotHaveDuplicates();
+            assertThat(service.seen("sheet-r1")).containsExactly(k1);
+            assertThat(service.seen("sheet-r2")).as("the unknown row, sent again by the retry with its own key")
+                    .containsExactly(k2, k2);
+            assertThat(service.seen("sheet-r3")).containsExactly(k3);
+            assertThat(service.seen("sheet-summary")).as("a request naming no item carries no key (not the batch's)")
+                    .containsExactly(HeaderLedger.NONE, HeaderLedger.NONE);
+            assertThat(app.stderr()).contains("without naming its item");
+        }
+    }
+
+    private static String itemKey(JournalContents j, String item) {
+        List<String> keys = j.where(x -> x.type() == RecordType.INTENT && item.equals(x.item()))
+                .stream().map(JournalRecord::intentKey).distinct().toList();
+        assertThat(keys).as("intent key of " + item).hasSize(1);
+        return keys.get(0);
+    }
+}
