@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tool's body sends through the JDK's HTTP clients, as seen by a real service on loopback, in a JVM
  * started with the real agent.
  */
-class KeyHeaderIT {
+public class KeyHeaderIT {
 
     private static final Pattern INTENT_KEY = Pattern.compile("\"intent_key\":\"([0-9a-f]{32})\"");
 
@@ -41,7 +41,7 @@ class KeyHeaderIT {
     }
 
     /** What every client must show; also run by the OkHttp IT. */
-    static void assertKeysTravel(String client, HeaderLedger service, Map<String, String> results) {
+    public static void assertKeysTravel(String client, HeaderLedger service, Map<String, String> results) {
         String first = results.get("first");
         assertThat(first).as("the service failed the first attempt: unknown").contains("\"outcome\":\"unknown\"");
         Matcher m = INTENT_KEY.matcher(first);
