@@ -6,7 +6,8 @@ import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,11 +31,16 @@ public class KeyHeaderIT {
     @TempDir
     Path tmp;
 
-    @ParameterizedTest
-    @ValueSource(strings = {"jdk-send", "jdk-async", "url-connection"})
-    void theServiceSeesTheIntentKeyOnEveryAttemptOfTheSameIntentOnly(String client) throws Exception {
+    static Stream<Arguments> clients() {
+        return Jdk.all().stream().flatMap(jdk -> Stream.of("jdk-send", "jdk-async", "url-connection")
+                .map(client -> Arguments.of(jdk, client)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("clients")
+    void theServiceSeesTheIntentKeyOnEveryAttemptOfTheSameIntentOnly(Jdk jdk, String client) throws Exception {
         try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
-            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(KeyHeaderApp.class, client)
+            ForkedApp app = ForkedApp.jdk(jdk).main(KeyHeaderApp.class, client)
                     .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url())
                     .run(tmp.resolve("logs"), Duration.ofSeconds(60));
             assertKeysTravel(client, service, app.results());
