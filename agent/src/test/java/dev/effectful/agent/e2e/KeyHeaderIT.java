@@ -47,6 +47,40 @@ public class KeyHeaderIT {
         }
     }
 
+    @Test
+    void clientsLoadedBeforeTheAgentWasAttachedAreRewrittenToo() throws Exception {
+        Path go = tmp.resolve("go");
+        try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
+            // without the agent the application brings the API itself
+            Path api = Path.of(System.getProperty("effectful.it.libs", "target/it-libs"), "effectful-annotations.jar");
+            ForkedApp app = ForkedApp.jdk(Jdk.current()).withoutAgent().main(KeyHeaderApp.class, "attach", go.toString())
+                    .classPath(System.getProperty("effectful.test.classpath", Path.of("target/test-classes").toString())
+                            + java.io.File.pathSeparator + api.toAbsolutePath())
+                    .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url());
+            app.start(tmp.resolve("logs"));
+            app.awaitLine("READY"::equals, Duration.ofSeconds(60));
+            Process attach = new ProcessBuilder(Jdk.current().home() + "/bin/java", "-jar", ForkedApp.AGENT_JAR.toString(),
+                    "attach", Long.toString(app.pid())).redirectErrorStream(true).start();
+            assertThat(attach.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("attach finished").isTrue();
+            assertThat(attach.exitValue()).as(new String(attach.getInputStream().readAllBytes())).isZero();
+            java.nio.file.Files.createFile(go);
+            assertThat(app.awaitExit(Duration.ofSeconds(90))).as(app.stderr()).isZero();
+
+            assertThat(service.seen("before-jdk-send")).containsExactly(HeaderLedger.NONE);
+            assertThat(service.seen("before-url-connection")).containsExactly(HeaderLedger.NONE);
+            Map<String, String> r = app.results();
+            for (String client : List.of("attached-jdk-send", "attached-url-connection")) {
+                Map<String, String> own = new java.util.HashMap<>();
+                r.forEach((k, v) -> {
+                    if (k.startsWith(client + ".")) {
+                        own.put(k.substring(client.length() + 1), v);
+                    }
+                });
+                assertKeysTravel(client, service, own);
+            }
+        }
+    }
+
     /** What every client must show; also run by the OkHttp IT. */
     public static void assertKeysTravel(String client, HeaderLedger service, Map<String, String> results) {
         String first = results.get("first");

@@ -29,7 +29,9 @@ public final class KeyHeaderApp {
 
     public static void main(String[] args) throws Exception {
         String base = System.getProperty("ledger");
-        if ("batch".equals(args[0])) {
+        if ("attach".equals(args[0])) {
+            attached(base, java.nio.file.Path.of(args[1]));
+        } else if ("batch".equals(args[0])) {
             batch(new KeyHeaderTools(jdkSend(), base));
         } else {
             run(args[0], poster(args[0]), base);
@@ -43,15 +45,38 @@ public final class KeyHeaderApp {
         try (Task task = Task.open("keyheader-" + name, Duration.ofMinutes(1))) {
             try {
                 tools.createOrder(name + "-alice", "a blue mug for alice", true, null);
-                System.out.println("RESULT first ok (unexpected)");
+                System.out.println("RESULT " + prefix(name) + "first ok (unexpected)");
             } catch (ToolOutcomeException e) {
-                System.out.println("RESULT first " + e.getMessage());
+                System.out.println("RESULT " + prefix(name) + "first " + e.getMessage());
             }
-            System.out.println("RESULT retry " + tools.createOrder(name + "-alice", "one mug, blue, as asked", false, null));
-            System.out.println("RESULT other " + tools.createOrder(name + "-bob", "a plate for bob", false, null));
-            System.out.println("RESULT own " + tools.createOrder(name + "-carol", "a bowl", false, "app-key-carol"));
+            System.out.println("RESULT " + prefix(name) + "retry " + tools.createOrder(name + "-alice", "one mug, blue, as asked", false, null));
+            System.out.println("RESULT " + prefix(name) + "other " + tools.createOrder(name + "-bob", "a plate for bob", false, null));
+            System.out.println("RESULT " + prefix(name) + "own " + tools.createOrder(name + "-carol", "a bowl", false, "app-key-carol"));
         }
-        System.out.println("RESULT outside " + poster.post(base + "/record/" + name + "-outside", null));
+        System.out.println("RESULT " + prefix(name) + "outside " + poster.post(base + "/record/" + name + "-outside", null));
+    }
+
+    /** Both JDK clients loaded and used before the agent is attached; the scenario runs after. */
+    static void attached(String base, java.nio.file.Path go) throws Exception {
+        KeyHeaderTools.Poster send = jdkSend();
+        KeyHeaderTools.Poster connection = poster("url-connection");
+        send.post(base + "/record/before-jdk-send", null);
+        connection.post(base + "/record/before-url-connection", null);
+        System.out.println("READY");
+        long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!java.nio.file.Files.exists(go)) {
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("no go file");
+            }
+            Thread.sleep(20);
+        }
+        run("attached-jdk-send", send, base);
+        run("attached-url-connection", connection, base);
+    }
+
+    /** Results of an attached run are prefixed by client, as one JVM runs two clients. */
+    private static String prefix(String name) {
+        return name.startsWith("attached-") ? name + "." : "";
     }
 
     static void batch(KeyHeaderTools tools) throws InterruptedException {
