@@ -12,7 +12,8 @@ import java.util.UUID;
  * Tasks taken from what a framework already knows, so that one JVM flag is enough: an AI-service
  * invocation with a conversation id runs in the task of that conversation, one without runs in a task
  * of its own (the model's rephrased retries inside it are still caught). An explicit
- * {@code Task.open} always wins: nothing is opened when a task is current.
+ * {@code Task.open} always wins: nothing is opened when a task is current. Also tells the HTTP-client
+ * advice which key header a request sent now must carry (the runtime's {@code KeyHeaders}).
  */
 public final class FrameworkTasks implements FrameworkHooks {
 

@@ -10,6 +10,9 @@ import dev.effectful.Outcome;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.runtime.keys.IntentKeys;
+import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.log.LogSink;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,9 +39,29 @@ class KeyHeadersTest {
     static Path journal;
     static EngineHarness harness;
 
+    static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     @BeforeAll
     static void engine() {
+        AgentLog.configure(() -> new LogSink() {
+            @Override
+            public void log(Level level, String message, Throwable error) {
+                if (level == Level.WARN) {
+                    WARNINGS.add(message);
+                }
+            }
+
+            @Override
+            public boolean isEnabled(Level level) {
+                return level.ordinal() <= Level.WARN.ordinal();
+            }
+        }, LogSink.Level.WARN);
         harness = new EngineHarness(journal);
+    }
+
+    @AfterAll
+    static void restoreLog() {
+        AgentLog.configure(() -> new dev.effectful.runtime.log.StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
     }
 
     /** A batch row. */
@@ -95,6 +118,11 @@ class KeyHeadersTest {
             }
             itemSeen.put("batch", attempt.intentKey());
             return Outcome.ok(null);
+        }
+
+        @EffectfulTool(kind = EffectKind.CREATE, name = "silent_order", keyHeader = "Idempotency-Key")
+        public String silentOrder(@IntentKey String customer) {
+            return "sent through a client the agent does not cover";
         }
 
         @EffectfulTool(kind = EffectKind.CREATE, name = "bad_header", keyHeader = "Idempotency Key")
@@ -171,6 +199,17 @@ class KeyHeadersTest {
         assertThat(tools.itemSeen.get("r1.requestKey")).as("Attempt derives the key the journal uses").isEqualTo(k1);
         assertThat(tools.itemSeen.get("(none)")).as("never the batch's own key").isEqualTo("null");
         assertThat(tools.itemSeen.get("stranger")).as("an item this attempt does not send").isEqualTo("null");
+    }
+
+    @Test
+    void aToolCountedKeyableForAHeaderNoRequestCarriedIsNamedInAWarning() {
+        Tools tools = new Tools();
+        try (Task t = Task.open("t-silent", Duration.ofSeconds(30))) {
+            harness.call(tools, "silentOrder", "dan");
+            harness.call(tools, "createOrder", "dan", "sent through a covered client");
+        }
+        assertThat(WARNINGS).filteredOn(w -> w.contains("sent no request")).hasSize(1)
+                .allMatch(w -> w.contains("silent_order") && w.contains("requestKey()"));
     }
 
     @Test
