@@ -32,4 +32,11 @@ public interface FrameworkHooks {
     default String[] keyHeader() {
         return null;
     }
+
+    /**
+     * The request already carried the key header (set by the application or its HTTP library) with
+     * {@code value}, which was kept: the agent warns when that is not the intent key.
+     */
+    default void keyHeaderKept(String value) {
+    }
 }

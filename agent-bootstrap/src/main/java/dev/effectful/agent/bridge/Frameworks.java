@@ -29,6 +29,14 @@ public final class Frameworks {
         return h == null ? null : h.keyHeader();
     }
 
+    /** See {@link FrameworkHooks#keyHeaderKept}. */
+    public static void keyHeaderKept(String value) {
+        FrameworkHooks h = hooks;
+        if (h != null) {
+            h.keyHeaderKept(value);
+        }
+    }
+
     /**
      * A header filter that keeps every header, for advice that copies an immutable request
      * ({@code HttpRequest.newBuilder(request, filter)}): advice cannot hold a lambda of its own.

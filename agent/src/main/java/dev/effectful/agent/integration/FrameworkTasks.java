@@ -55,6 +55,15 @@ public final class FrameworkTasks implements FrameworkHooks {
     }
 
     @Override
+    public void keyHeaderKept(String value) {
+        try {
+            KeyHeaders.applicationKept(value);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("key-header-kept", "effectful could not check an application's own key header", t);
+        }
+    }
+
+    @Override
     public void closeTask(Object token) {
         if (token instanceof Task task) {
             task.close();

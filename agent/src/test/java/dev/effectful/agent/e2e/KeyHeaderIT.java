@@ -44,6 +44,8 @@ public class KeyHeaderIT {
                     .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url())
                     .run(tmp.resolve("logs"), Duration.ofSeconds(60));
             assertKeysTravel(client, service, app.results());
+            assertThat(app.stderr()).as("the application's own key, kept, is named once")
+                    .containsOnlyOnce("set by the application or its HTTP library, kept as is");
         }
     }
 

@@ -70,6 +70,30 @@ public final class KeyHeaders {
         return new String[] {b.tool.keyHeader(), key};
     }
 
+    /**
+     * A request of the running attempt already carried the key header with {@code value}, set by the
+     * application or its HTTP library, and kept. When that is not the key the agent would have sent, the
+     * service deduplicates on a value the agent knows nothing of: stable, it works; random per request
+     * (Stripe's Java library sets one on every POST without an idempotency key of its own), a re-run of a
+     * tool counted keyable may apply twice. Said once per tool.
+     */
+    public static void applicationKept(String value) {
+        Binding b = CURRENT.get();
+        if (b == null || Attempt.current().orElse(null) != b.attempt) {
+            return;
+        }
+        b.asked = true;
+        String expected = b.itemKeys == null ? b.attempt.intentKey() : b.attempt.requestKey();
+        if (!expected.equals(value)) {
+            AgentLog.warnOnce("keyheader-kept:" + b.tool.verb(), "tool " + b.tool.verb() + ": a request already carried "
+                    + b.tool.keyHeader() + " set by the application or its HTTP library, kept as is, so the service"
+                    + " deduplicates on that value, not on the intent key. If it is not the same on every retry (Stripe's"
+                    + " Java library sets a random one per POST), a re-run may apply twice: pass"
+                    + " Attempt.current().orElseThrow().requestKey() as the library's idempotency key (Stripe:"
+                    + " RequestOptions.builder().setIdempotencyKey(...))");
+        }
+    }
+
     /** One attempt's key header on one thread; closing it restores what was bound before. */
     static final class Binding implements Attempt.Scope {
         private final ToolMethod tool;

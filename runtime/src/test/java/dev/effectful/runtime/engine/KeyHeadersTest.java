@@ -125,6 +125,14 @@ class KeyHeadersTest {
             return "sent through a client the agent does not cover";
         }
 
+        @EffectfulTool(kind = EffectKind.CREATE, name = "stripe_like", keyHeader = "Idempotency-Key")
+        public String stripeLike(@IntentKey String customer, boolean passesRequestKey) {
+            // as a client library that sets the header itself: the advice keeps it and reports it
+            KeyHeaders.applicationKept(passesRequestKey ? Attempt.current().orElseThrow().requestKey()
+                    : java.util.UUID.randomUUID().toString());
+            return "created";
+        }
+
         @EffectfulTool(kind = EffectKind.CREATE, name = "bad_header", keyHeader = "Idempotency Key")
         public String badHeader(@IntentKey String customer) {
             bodies.incrementAndGet();
@@ -210,6 +218,20 @@ class KeyHeadersTest {
         }
         assertThat(WARNINGS).filteredOn(w -> w.contains("sent no request")).hasSize(1)
                 .allMatch(w -> w.contains("silent_order") && w.contains("requestKey()"));
+    }
+
+    @Test
+    void anApplicationsOwnKeyIsKeptAndNamedInAWarningUnlessItIsTheIntentKey() {
+        Tools tools = new Tools();
+        try (Task t = Task.open("t-own", Duration.ofSeconds(30))) {
+            harness.call(tools, "stripeLike", "erin", true);
+        }
+        assertThat(WARNINGS).noneMatch(w -> w.contains("stripe_like"));
+        try (Task t = Task.open("t-own-random", Duration.ofSeconds(30))) {
+            harness.call(tools, "stripeLike", "frank", false);
+        }
+        assertThat(WARNINGS).filteredOn(w -> w.contains("stripe_like")).hasSize(1)
+                .allMatch(w -> w.contains("kept as is") && w.contains("setIdempotencyKey"));
     }
 
     @Test

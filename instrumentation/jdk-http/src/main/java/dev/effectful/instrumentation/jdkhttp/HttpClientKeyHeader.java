@@ -19,8 +19,13 @@ public final class HttpClientKeyHeader {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.Argument(value = 0, readOnly = false) HttpRequest request) {
         String[] header = Frameworks.keyHeader();
-        if (header != null && request != null && request.headers().firstValue(header[0]).isEmpty()) {
-            request = HttpRequest.newBuilder(request, Frameworks.everyHeader()).header(header[0], header[1]).build();
+        if (header != null && request != null) {
+            java.util.Optional<String> own = request.headers().firstValue(header[0]);
+            if (own.isPresent()) {
+                Frameworks.keyHeaderKept(own.get());
+            } else {
+                request = HttpRequest.newBuilder(request, Frameworks.everyHeader()).header(header[0], header[1]).build();
+            }
         }
     }
 }

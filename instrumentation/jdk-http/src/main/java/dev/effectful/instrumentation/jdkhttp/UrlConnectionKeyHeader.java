@@ -19,8 +19,13 @@ public final class UrlConnectionKeyHeader {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.This URLConnection connection) {
         String[] header = Frameworks.keyHeader();
-        if (header != null && connection.getRequestProperty(header[0]) == null) {
-            connection.setRequestProperty(header[0], header[1]);
+        if (header != null) {
+            String own = connection.getRequestProperty(header[0]);
+            if (own != null) {
+                Frameworks.keyHeaderKept(own);
+            } else {
+                connection.setRequestProperty(header[0], header[1]);
+            }
         }
     }
 }

@@ -21,7 +21,10 @@ public final class NewCallKeyHeader {
         String[] header = Frameworks.keyHeader();
         if (header != null && request instanceof Request) {
             Request original = (Request) request;
-            if (original.header(header[0]) == null) {
+            String own = original.header(header[0]);
+            if (own != null) {
+                Frameworks.keyHeaderKept(own);
+            } else {
                 request = original.newBuilder().header(header[0], header[1]).build();
             }
         }

@@ -38,6 +38,8 @@ class OkHttpKeyHeaderIT {
             Map<String, String> r = app.results();
             assertThat(r.get("okhttp_version")).isEqualTo(version);
             KeyHeaderIT.assertKeysTravel(client, service, r);
+            assertThat(app.stderr()).as("the application's own key, kept, is named once")
+                    .containsOnlyOnce("set by the application or its HTTP library, kept as is");
         }
     }
 
