@@ -1,6 +1,10 @@
 package dev.effectful;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +26,8 @@ import java.util.Optional;
 public final class Attempt {
 
     private static final ThreadLocal<Attempt> CURRENT = new ThreadLocal<>();
+    /** The batch item named by {@link #sending} on this thread, and the attempt that named it. */
+    private static final ThreadLocal<Sending> SENDING = new ThreadLocal<>();
 
     private final String intentKey;
     private final int number;
@@ -91,6 +97,60 @@ public final class Attempt {
         synchronized (reported) {
             return List.copyOf(new ArrayList<>(reported.values()));
         }
+    }
+
+    /**
+     * Names the batch item the code on this thread sends until the scope is closed. Inside it,
+     * {@link #requestKey()} is that item's own intent key (as the journal's item records show it), and
+     * a tool with {@link EffectfulTool#keyHeader()} sends it in that header: a retry of the batch
+     * that sends the same item again carries the same key, and another item never shares it.
+     *
+     * <!-- compile: statements | given: interface Row { String id(); } interface Http { static void post(Row r) { } } Row row; Attempt attempt; -->
+     * <pre>{@code
+     * try (Attempt.Scope sending = attempt.sending(row.id())) {
+     *     Http.post(row);   // carries the row's key
+     * }
+     * }</pre>
+     *
+     * Scopes nest and restore what was named before; the item is named for this thread only.
+     *
+     * @param itemId the item's id, as its {@code @ItemKey} gives it
+     */
+    public Scope sending(String itemId) {
+        Objects.requireNonNull(itemId, "itemId");
+        Sending before = SENDING.get();
+        SENDING.set(new Sending(this, itemId));
+        return () -> {
+            if (before == null) {
+                SENDING.remove();
+            } else {
+                SENDING.set(before);
+            }
+        };
+    }
+
+    /**
+     * The key a receiver should deduplicate the request being sent now on: inside {@link #sending} on
+     * this thread, the named batch item's key; otherwise {@link #intentKey()}. For HTTP clients the agent
+     * does not cover, set it as the {@code Idempotency-Key} (or the service's own header) yourself.
+     */
+    public String requestKey() {
+        Sending s = SENDING.get();
+        return s != null && s.attempt == this ? itemKey(intentKey, s.itemId) : intentKey;
+    }
+
+    /** An item's key: the journal's item records use the same derivation (checked by a runtime test). */
+    private static String itemKey(String callKey, String itemId) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest((callKey + "|item|" + itemId).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    private record Sending(Attempt attempt, String itemId) {
     }
 
     /** Binds this attempt to the current thread until the returned scope is closed. */

@@ -61,6 +61,16 @@ public @interface EffectfulTool {
      */
     boolean keyable() default false;
 
+    /**
+     * An HTTP header name, such as {@code "Idempotency-Key"}: every request the tool's body sends on its
+     * own thread through the JDK {@code HttpClient}, {@code HttpURLConnection} or OkHttp carries the
+     * intent key in that header (a batch item's key inside {@link Attempt#sending}), unless the
+     * application set that header itself. Services that deduplicate on such a header (Stripe, Adyen,
+     * PayPal, Square) then do it for the tool, so a tool with a key header counts as {@link #keyable()}.
+     * Empty (the default): no header is added. Other clients: send {@link Attempt#requestKey()} yourself.
+     */
+    String keyHeader() default "";
+
     /** Refuse to start when less task budget than this is left (milliseconds; 0 = no floor). */
     long floorMillis() default 0;
 

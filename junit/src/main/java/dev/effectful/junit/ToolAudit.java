@@ -63,13 +63,15 @@ final class ToolAudit {
             }
         }
         boolean needsSettling = kind == EffectKind.SEND || kind == EffectKind.MONEY || kind == EffectKind.DESTRUCTIVE
-                || (kind == EffectKind.CREATE && !t.keyable());
-        if (needsSettling && t.probe().isEmpty() && keyHeader(t).isEmpty()) {
-            out.add(Verdict.fail(Check.AUDIT, tool, kind + " tool without a probe" + (hasKeyHeader() ? " or keyHeader" : "")
+                || (kind == EffectKind.CREATE && !t.keyable() && t.keyHeader().isEmpty());
+        // as the engine's re-entry table: a key header settles an unknown CREATE, not a SEND, MONEY or DESTRUCTIVE one
+        boolean headerHelps = kind == EffectKind.CREATE;
+        if (needsSettling && t.probe().isEmpty()) {
+            out.add(Verdict.fail(Check.AUDIT, tool, kind + " tool without a probe" + (headerHelps ? " or keyHeader" : "")
                     + ": after a crash or a timeout nothing can tell whether the effect landed, so the next call is"
                     + " held for a person", "add probe = \"find" + capital(m.getName()) + "\" naming a method with the"
                     + " same parameters that looks the effect up at the receiver (null / empty Optional / false when"
-                    + " absent)" + (hasKeyHeader() ? ", or keyHeader = \"Idempotency-Key\" when the receiver dedups on it" : "")));
+                    + " absent)" + (headerHelps ? ", or keyHeader = \"Idempotency-Key\" when the receiver dedups on it" : "")));
         }
         if (!t.probe().isEmpty() && find(owner, t.probe(), m.getParameterTypes()) == null) {
             out.add(Verdict.fail(Check.AUDIT, tool, "probe = \"" + t.probe() + "\" names no method of " + owner.getSimpleName()
@@ -100,25 +102,6 @@ final class ToolAudit {
             }
         }
         return null;
-    }
-
-    /** {@code keyHeader} arrives with a later issue: read it only if this version of the annotation has it. */
-    static String keyHeader(EffectfulTool t) {
-        try {
-            Object v = EffectfulTool.class.getMethod("keyHeader").invoke(t);
-            return v == null ? "" : v.toString();
-        } catch (ReflectiveOperationException absent) {
-            return "";
-        }
-    }
-
-    private static boolean hasKeyHeader() {
-        try {
-            EffectfulTool.class.getMethod("keyHeader");
-            return true;
-        } catch (NoSuchMethodException e) {
-            return false;
-        }
     }
 
     static String name(Method m) {

@@ -65,4 +65,19 @@ public interface FrameworkHooks {
 
     /** {@code to} wraps {@code from} (a synchronous exchange around an asynchronous one): same caller. */
     void sameTransportCaller(Object from, Object to);
+     * The key header for an HTTP request being sent on this thread now: {@code {name, value}} when the
+     * attempt running here is of a tool with {@code @EffectfulTool(keyHeader = ...)} (the value is the
+     * intent key, or the batch item's key), else null. The advice adds it unless the request has that
+     * header already.
+     */
+    default String[] keyHeader() {
+        return null;
+    }
+
+    /**
+     * The request already carried the key header (set by the application or its HTTP library) with
+     * {@code value}, which was kept: the agent warns when that is not the intent key.
+     */
+    default void keyHeaderKept(String value) {
+    }
 }

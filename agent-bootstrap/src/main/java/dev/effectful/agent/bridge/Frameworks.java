@@ -23,6 +23,37 @@ public final class Frameworks {
         return h == null ? null : h.openTask(library, taskId, actor);
     }
 
+    /** See {@link FrameworkHooks#keyHeader}; null when the agent is not running or nothing is due. */
+    public static String[] keyHeader() {
+        FrameworkHooks h = hooks;
+        return h == null ? null : h.keyHeader();
+    }
+
+    /** See {@link FrameworkHooks#keyHeaderKept}. */
+    public static void keyHeaderKept(String value) {
+        FrameworkHooks h = hooks;
+        if (h != null) {
+            h.keyHeaderKept(value);
+        }
+    }
+
+    /**
+     * A header filter that keeps every header, for advice that copies an immutable request
+     * ({@code HttpRequest.newBuilder(request, filter)}): advice cannot hold a lambda of its own.
+     */
+    public static java.util.function.BiPredicate<String, String> everyHeader() {
+        return EveryHeader.INSTANCE;
+    }
+
+    private enum EveryHeader implements java.util.function.BiPredicate<String, String> {
+        INSTANCE;
+
+        @Override
+        public boolean test(String name, String value) {
+            return true;
+        }
+    }
+
     /** See {@link FrameworkHooks#closeTask}. */
     public static void closeTask(Object token) {
         FrameworkHooks h = hooks;

@@ -3,6 +3,7 @@ package dev.effectful.agent.integration;
 import dev.effectful.Task;
 import dev.effectful.agent.bridge.FrameworkHooks;
 import dev.effectful.runtime.config.EffectfulConfig.TrustTask;
+import dev.effectful.runtime.engine.KeyHeaders;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.time.Duration;
@@ -13,7 +14,8 @@ import java.util.UUID;
  * Tasks taken from what a framework already knows, so that one JVM flag is enough: an AI-service
  * invocation with a conversation id runs in the task of that conversation, one without runs in a task
  * of its own (the model's rephrased retries inside it are still caught). An explicit
- * {@code Task.open} always wins: nothing is opened when a task is current.
+ * {@code Task.open} always wins: nothing is opened when a task is current. Also tells the HTTP-client
+ * advice which key header a request sent now must carry (the runtime's {@code KeyHeaders}).
  */
 public final class FrameworkTasks implements FrameworkHooks {
 
@@ -51,6 +53,26 @@ public final class FrameworkTasks implements FrameworkHooks {
             AgentLog.errorOnce("framework-task:" + library, "effectful could not open a task for a " + library
                     + " invocation; its tool calls are each their own task", t);
             return null;
+        }
+    }
+
+    @Override
+    public String[] keyHeader() {
+        try {
+            return KeyHeaders.forRequest();
+        } catch (Throwable t) {
+            // the request goes out without the header, as from a tool that declares none
+            AgentLog.errorOnce("key-header", "effectful could not tell the key header of a request; it is sent without", t);
+            return null;
+        }
+    }
+
+    @Override
+    public void keyHeaderKept(String value) {
+        try {
+            KeyHeaders.applicationKept(value);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("key-header-kept", "effectful could not check an application's own key header", t);
         }
     }
 

@@ -141,7 +141,13 @@ final class BatchProtocol {
         replaced[spec.itemsIndex()] = BatchSpec.sameKind(items, toSend);
         call.replacedArgs = replaced;
         call.batchAttempt = new Attempt(call.intentKey, attempt, call.attemptId);
-        call.attemptScope = call.batchAttempt.makeCurrent();
+        java.util.Set<String> sentKeys = new java.util.HashSet<>();
+        for (ItemPlan p : plans) {
+            if (p.plan == Plan.SEND) {
+                sentKeys.add(p.key);
+            }
+        }
+        call.attemptScope = KeyHeaders.bind(tool, call.batchAttempt, sentKeys, call.batchAttempt.makeCurrent());
         steps.armDeadline(call);
     }
 

@@ -79,7 +79,8 @@ final class Execution {
             }
             AgentLog.warnOnce("read-unjournaled", "READ calls run unjournaled while " + e.getMessage());
         }
-        call.attemptScope = new Attempt(call.intentKey, attempt, call.attemptId).makeCurrent();
+        Attempt current = new Attempt(call.intentKey, attempt, call.attemptId);
+        call.attemptScope = KeyHeaders.bind(call.tool, current, null, current.makeCurrent());
         armDeadline(call);
     }
 

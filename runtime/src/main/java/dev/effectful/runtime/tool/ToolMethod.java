@@ -18,10 +18,13 @@ import java.util.Optional;
  * @param check      the declared result check, validated (one parameter taking the return type)
  * @param returnType the generic return type the stored result is read back as
  * @param batch      present for a batch tool (one {@code @Items} collection parameter)
+ * @param keyHeader  the HTTP header the body's requests carry the intent key in; empty: none (then
+ *                   {@code keyable} is the tool's own claim, otherwise it is implied)
  */
 public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[] params, boolean hasIntentKey,
                          Optional<Method> probe, Optional<Method> check, ToolOverrides overrides, boolean keyable,
-                         long floorMillis, long timeoutMillis, Type returnType, Optional<BatchSpec> batch) {
+                         long floorMillis, long timeoutMillis, Type returnType, Optional<BatchSpec> batch,
+                         String keyHeader) {
 
     private static final String[] KIND_WORDS = java.util.Arrays.stream(EffectKind.values())
             .map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).toArray(String[]::new);

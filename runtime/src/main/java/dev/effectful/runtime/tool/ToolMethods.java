@@ -99,6 +99,7 @@ public final class ToolMethods {
                     + " with the @EffectfulTool of " + source.getDeclaringClass().getName() + "." + source.getName());
         }
         String verb = spec.name().isBlank() ? m.getName() : spec.name();
+        String keyHeader = KeyHeaderNames.validated(m, spec.keyHeader());
         Parameter[] ps = m.getParameters();
         Parameter[] from = source.getParameters();
         ParamSpec[] params = new ParamSpec[ps.length];
@@ -130,8 +131,11 @@ public final class ToolMethods {
         }
         return new ToolMethod(m, spec.kind(), verb, params, hasKey, probeOf(m, runtimeType, spec.probe()),
                 checkOf(m, runtimeType, spec.check()),
-                new ToolOverrides(List.of(spec.permanentOn()), List.of(spec.retryableOn())), spec.keyable(),
-                Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType(), batch);
+                new ToolOverrides(List.of(spec.permanentOn()), List.of(spec.retryableOn())),
+                // the agent itself sends the key the receiver dedups on: what keyable claims holds
+                spec.keyable() || keyHeader != null,
+                Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType(), batch,
+                keyHeader == null ? "" : keyHeader);
     }
 
     private static Optional<Method> probeOf(Method tool, Class<?> runtimeType, String name) {

@@ -1,0 +1,31 @@
+package dev.effectful.instrumentation.jdkhttp;
+
+import dev.effectful.agent.bridge.Frameworks;
+import net.bytebuddy.asm.Advice;
+
+import java.net.URLConnection;
+
+/**
+ * Inlined into the JDK's {@code HttpURLConnection} at {@code connect}, {@code getOutputStream} and
+ * {@code getInputStream} (whichever the application calls first opens the connection): sets the key
+ * header as a request property unless the application set it. Once the connection is open the JDK
+ * refuses new properties; that refusal is swallowed and the request goes out as the application made it.
+ */
+public final class UrlConnectionKeyHeader {
+
+    private UrlConnectionKeyHeader() {
+    }
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This URLConnection connection) {
+        String[] header = Frameworks.keyHeader();
+        if (header != null) {
+            String own = connection.getRequestProperty(header[0]);
+            if (own != null) {
+                Frameworks.keyHeaderKept(own);
+            } else {
+                connection.setRequestProperty(header[0], header[1]);
+            }
+        }
+    }
+}
