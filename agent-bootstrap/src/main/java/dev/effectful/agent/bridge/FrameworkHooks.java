@@ -65,6 +65,8 @@ public interface FrameworkHooks {
 
     /** {@code to} wraps {@code from} (a synchronous exchange around an asynchronous one): same caller. */
     void sameTransportCaller(Object from, Object to);
+
+    /**
      * The key header for an HTTP request being sent on this thread now: {@code {name, value}} when the
      * attempt running here is of a tool with {@code @EffectfulTool(keyHeader = ...)} (the value is the
      * intent key, or the batch item's key), else null. The advice adds it unless the request has that
