@@ -81,6 +81,7 @@ final class Execution {
         }
         call.attemptScope = new Attempt(call.intentKey, attempt, call.attemptId).makeCurrent();
         armDeadline(call);
+        records.events().intent(call);
     }
 
     /** Interrupts the calling thread at min(task deadline, per-attempt timeout): cancel, don't orphan. */
@@ -98,7 +99,9 @@ final class Execution {
     void probeThenDecide(Call call, int lastAttempt) {
         ToolMethod tool = call.tool;
         long started = System.currentTimeMillis();
+        long startedNanos = System.nanoTime();
         ProbeRunner.Result r = probes.run(tool, call.self, call.args);
+        records.events().probe(call, lastAttempt, r.word(), System.nanoTime() - startedNanos);
         JournalRecord.Builder rec = records.base(call, RecordType.PROBE).attempt(lastAttempt).started(started)
                 .durationMs(System.currentTimeMillis() - started).probe(r.word());
         switch (r.word()) {
@@ -115,7 +118,6 @@ final class Execution {
                 Outcome<Object> ok = Outcomes.withValue(Outcomes.of(call, Status.OK, EffectApplied.YES, null, null,
                         "an earlier attempt had applied: the probe found it"), r.value());
                 inFlight.finish(call, shaper.ok(call, ok, r.value()));
-                CallRecords.logLine(call, "probe found", "ok", "yes", 0);
             }
             case ABSENT -> {
                 records.appendAndApply(rec.build());
@@ -137,6 +139,5 @@ final class Execution {
                 + " probe found it); the original result was not stored (" + ProbeRunner.NO_VALUE + ")");
         records.appendAndApply(rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).message(noValue.message()).build());
         inFlight.finish(call, shaper.okWithoutValue(call, noValue));
-        CallRecords.logLine(call, "probe found", "ok", "yes", 0);
     }
 }
