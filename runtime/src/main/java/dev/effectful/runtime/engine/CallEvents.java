@@ -86,10 +86,8 @@ final class CallEvents {
         if (call.trace == null) {
             return;
         }
-        boolean held = status == Status.UNKNOWN;
-        if (call.reentry != Reentry.PROBE || !held) {
-            call.reentry = held ? Reentry.HELD : Reentry.REFUSED;
-        }
+        boolean held = status == Status.UNKNOWN; // a failed probe too: its PROBE event came first
+        call.reentry = held ? Reentry.HELD : Reentry.REFUSED;
         emit(call, held ? Step.HELD : Step.REFUSED, status, effect, retryAfterS, deadlineLeftS, 0,
                 errorType(status, null), null, false, true);
     }

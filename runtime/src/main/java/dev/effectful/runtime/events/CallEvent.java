@@ -6,7 +6,7 @@ package dev.effectful.runtime.events;
  * result and no message, so a {@code @Redact} value can never reach a sink through it.
  *
  * @param step          what happened
- * @param trace         the call it belongs to (null for a {@link Step#RESOLUTION})
+ * @param trace         the call it belongs to
  * @param task          the task's id
  * @param actor         the task's actor, or empty
  * @param verb          the tool's verb ({@code gen_ai.tool.name})

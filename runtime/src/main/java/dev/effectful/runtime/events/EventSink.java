@@ -14,7 +14,7 @@ public interface EventSink {
     default void begin(CallTrace trace, int slot) {
     }
 
-    /** One step; {@code slot} is this sink's place in {@code event.trace()} (unused for a resolution). */
+    /** One step; {@code slot} is this sink's place in {@code event.trace()}. */
     void on(CallEvent event, int slot);
 
     /** The engine failed inside before the call's last event: close whatever is still open for it. */

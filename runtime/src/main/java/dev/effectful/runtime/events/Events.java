@@ -73,14 +73,14 @@ public final class Events {
         return trace;
     }
 
-    /** Hands {@code event} to the sinks its call's trace chose (every interested sink for a resolution). */
+    /** Hands {@code event} to the sinks its call's trace chose. */
     public void emit(CallEvent event) {
         CallTrace trace = event.trace();
-        if (trace != null && trace.ended()) {
+        if (trace == null || trace.ended()) {
             return;
         }
         for (int i = 0; i < sinks.length; i++) {
-            if (trace == null ? interested(i, null) : trace.watchedBy(i)) {
+            if (trace.watchedBy(i)) {
                 try {
                     sinks[i].on(event, i);
                 } catch (RuntimeException | LinkageError e) {
@@ -88,7 +88,7 @@ public final class Events {
                 }
             }
         }
-        if (trace != null && event.last()) {
+        if (event.last()) {
             trace.end();
         }
     }

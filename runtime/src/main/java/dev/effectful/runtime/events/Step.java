@@ -13,7 +13,5 @@ public enum Step {
     /** Refused before its body: nothing was done. Ends the call. */
     REFUSED,
     /** Held for a person (its effect is unknown): not run. Ends the call. */
-    HELD,
-    /** A person's verdict on an unknown intent was applied (no call: said once, from the CLI's request). */
-    RESOLUTION
+    HELD
 }

@@ -70,7 +70,8 @@ class JfrIT {
         for (RecordedEvent e : all) {
             if (e.getEventType().getName().startsWith("dev.effectful.")) {
                 for (ValueDescriptor f : e.getFields()) {
-                    assertThat(String.valueOf(e.getValue(f.getName()))).doesNotContain(ObservedTools.SECRET);
+                    Object value = e.getValue(f.getName());
+                    assertThat(String.valueOf(value)).doesNotContain(ObservedTools.SECRET);
                 }
             }
         }

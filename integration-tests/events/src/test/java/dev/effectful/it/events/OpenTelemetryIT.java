@@ -92,6 +92,11 @@ class OpenTelemetryIT {
                 "effectful.calls {effectful.outcome=ok, effectful.reentry=probe, gen_ai.tool.name=ship_order} 1",
                 "effectful.unresolved {} 1"); // the notification still waits for a person
 
+        // docs/TRACE-EXAMPLE.md is this file, copied: the trace of a real run, not written by hand
+        java.nio.file.Files.writeString(Path.of("target", "trace-crash-act.txt"), "run 1 (killed with kill -9 inside"
+                + " ship_order's body: that call's span never ended, so it was never exported)\n\n" + t1.tree()
+                + "\nrun 2 (restarted on the same journal; the same task calls ship_order again)\n\n" + t2.tree()
+                + "\nmetrics after run 2\n\n" + String.join("\n", t2.metrics()) + "\n");
         for (Telemetry t : List.of(t1, t2)) {
             assertThat(t.factLines()).isNotEmpty().noneMatch(l -> l.contains(ObservedTools.SECRET)
                     || l.contains("S3CR3T"));

@@ -47,4 +47,24 @@ record Telemetry(List<SpanLine> spans, List<String> metrics, List<String> factLi
     Optional<SpanLine> named(String name) {
         return spans.stream().filter(s -> s.name().equals(name)).findFirst();
     }
+
+    /**
+     * The spans as an indented tree under their roots, each with its effectful attributes and events:
+     * what docs/TRACE-EXAMPLE.md shows, written from a real run.
+     */
+    String tree() {
+        StringBuilder out = new StringBuilder();
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        spans.forEach(s -> ids.add(s.id()));
+        spans.stream().filter(s -> !ids.contains(s.parent())).forEach(root -> render(root, "", out));
+        return out.toString();
+    }
+
+    private void render(SpanLine s, String indent, StringBuilder out) {
+        out.append(indent).append(s.name()).append("  [").append(s.kind()).append(s.status().equals("UNSET") ? ""
+                : ", " + s.status()).append("]\n");
+        s.attrs().forEach((k, v) -> out.append(indent).append("    ").append(k).append(" = ").append(v).append('\n'));
+        s.events().forEach(e -> out.append(indent).append("    event: ").append(e).append('\n'));
+        spans.stream().filter(c -> c.parent().equals(s.id())).forEach(c -> render(c, indent + "  ", out));
+    }
 }
