@@ -72,7 +72,7 @@ public final class OpenTelemetrySink implements EventSink {
                     return false;
                 }
             } catch (NoSuchMethodError olderApi) {
-                canAskIsSet = false; // an API before 1.44: it cannot tell, so the first call fixes the global
+                canAskIsSet = false; // an API before 1.57: it cannot tell, so the first call fixes the global
             }
         }
         synchronized (this) {
