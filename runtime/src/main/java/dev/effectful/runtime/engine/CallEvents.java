@@ -104,9 +104,8 @@ final class CallEvents {
         return cause != null ? Outcomes.unwrap(cause).getClass().getName() : status.word();
     }
 
-    private void emit(Call call, Step step, Status status, EffectApplied effect, Long retryAfterS,
-                             Long deadlineLeftS, long durationNanos, String errorType, String probe, boolean byPerson,
-                             boolean last) {
+    private void emit(Call call, Step step, Status status, EffectApplied effect, Long retryAfterS, Long deadlineLeftS,
+                      long durationNanos, String errorType, String probe, boolean byPerson, boolean last) {
         TaskContext task = call.task;
         events.emit(new CallEvent(step, call.trace, task == null ? null : task.id(),
                 task == null ? "" : task.actor(), call.tool.verb(), call.tool.kindWord(), call.intentKey, call.attempt,
