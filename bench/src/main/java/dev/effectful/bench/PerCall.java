@@ -60,6 +60,8 @@ final class PerCall implements AutoCloseable {
                 new Comparator("effectful_sync", eff + "newIntent", true, "intent"),
                 new Comparator("effectful_dedup", eff + "dedup", true, "none"),
                 new Comparator("effectful_read", eff + "read", true, "none"),
+                // the same new intent in an application with the OpenTelemetry SDK: a sampled span and meters per call
+                new Comparator("effectful_otel", OtelBench.class.getName() + ".newIntent", true, "none"),
                 // the same new intent, decided in PostgreSQL on loopback: the server's default
                 // durability (fsync on) for the headline, and fsync off to show what the disk costs
                 new Comparator("effectful_postgres", eff + "newIntent", true, "none", Store.POSTGRES),

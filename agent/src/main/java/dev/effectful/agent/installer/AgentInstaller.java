@@ -54,7 +54,7 @@ public final class AgentInstaller {
             } catch (Throwable t) {
                 AgentLog.errorOnce("retransform:" + c.getName(), "effectful could not rewrite the already loaded "
                         + c.getName() + "; " + (c.getClassLoader() == null ? "the task context does not follow work"
-                        + " through it (use Task.wrap)" : "its tools run unguarded"), t);
+                        + " through it (use Task.wrap)" + OpenTelemetryAgent.hint() : "its tools run unguarded"), t);
             }
         }
         Weavers.warmUpInBackground();

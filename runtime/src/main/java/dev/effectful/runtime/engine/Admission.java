@@ -206,6 +206,7 @@ final class Admission {
                 return;
             }
             call.completion = c;
+            records.events().answeredByConcurrent(call, c);
             if (c.thrown() == null) {
                 records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                         .message("answered by the concurrent call of the same intent").build());

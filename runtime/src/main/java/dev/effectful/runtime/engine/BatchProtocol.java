@@ -11,6 +11,7 @@ import dev.effectful.Outcome;
 import dev.effectful.Status;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.runtime.classify.Classification;
+import dev.effectful.runtime.events.Reentry;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
@@ -149,6 +150,7 @@ final class BatchProtocol {
         }
         call.attemptScope = KeyHeaders.bind(tool, call.batchAttempt, sentKeys, call.batchAttempt.makeCurrent());
         steps.armDeadline(call);
+        steps.records().events().intent(call);
     }
 
     private void decide(Call call, ItemPlan p) {
@@ -273,8 +275,12 @@ final class BatchProtocol {
         Object value = reported != null ? reported.value() : returned;
         Outcome<Object> outcome = new Outcome<>(summary.status(), summary.effect(), call.attemptId, call.intentKey,
                 retryAfter, call.task.leftSeconds(), message, value, all);
-        CallRecords.logLine(call, bodyRan ? "batch attempt " + call.attempt : "batch (nothing to send)",
-                summary.status().word(), summary.effect().word(), durationMs);
+        if (!bodyRan) {
+            call.reentry = summary.status() == Status.OK ? Reentry.DEDUP : summary.status() == Status.UNKNOWN
+                    ? Reentry.HELD : Reentry.REFUSED;
+        }
+        steps.records().events().outcome(call, outcome, TimeUnit.MILLISECONDS.toNanos(durationMs),
+                cause instanceof ToolOutcomeException ? null : cause);
         if (summary.status() == Status.OK) {
             if (tool.returnsOutcome()) {
                 return steps.shaper().ok(call, outcome, null);

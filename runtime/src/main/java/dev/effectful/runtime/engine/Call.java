@@ -41,6 +41,11 @@ final class Call {
     /** The guarded call whose body was running on this thread when this one's body started. */
     Call enclosing;
 
+    /** What the event sinks keep for this call; null when no sink was interested at its entry. */
+    dev.effectful.runtime.events.CallTrace trace;
+    /** The path re-entry sent the call on, as the events report it (a probe stays the path when the body follows). */
+    dev.effectful.runtime.events.Reentry reentry = dev.effectful.runtime.events.Reentry.NEW;
+
     /** Set when the decision was taken without the body; otherwise set at exit. */
     Completion completion;
 

@@ -4,6 +4,7 @@ import dev.effectful.EffectApplied;
 import dev.effectful.Status;
 import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.events.Events;
 import dev.effectful.runtime.journal.Journal;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
@@ -35,6 +36,7 @@ public final class CallEngine implements AutoCloseable {
     /** A person's verdicts handed over by the CLI while this process writes the journal; null: no journal. */
     private final ResolutionRequests resolutions;
     private final Refusals refusals;
+    private final CallEvents events;
     private final Admission admission;
     private final Conclusion conclusion;
     /** The background threads this engine started; stopped by {@link #close}. */
@@ -42,6 +44,12 @@ public final class CallEngine implements AutoCloseable {
 
     public CallEngine(EffectfulConfig config, JournalAccess journal, IntentStore store, ArgsRenderer argsRenderer,
                       ResultCodec results, Classifier classifier) {
+        this(config, journal, store, argsRenderer, results, classifier, Events.standard(store::unresolvedCount));
+    }
+
+    /** An engine whose calls' steps go to {@code events} (the log line, JFR, the application's libraries). */
+    public CallEngine(EffectfulConfig config, JournalAccess journal, IntentStore store, ArgsRenderer argsRenderer,
+                      ResultCodec results, Classifier classifier, Events events) {
         this.config = config;
         this.journal = journal;
         this.store = store;
@@ -52,7 +60,8 @@ public final class CallEngine implements AutoCloseable {
         this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
                 inFlight::isRunning) : null;
         OutcomeShaper shaper = new OutcomeShaper(config.failure());
-        CallRecords records = new CallRecords(journal, store);
+        CallRecords records = new CallRecords(journal, store, events);
+        this.events = records.events();
         ProbeRunner probes = new ProbeRunner(results);
         this.refusals = new Refusals(records, shaper, inFlight);
         Replays replays = new Replays(records, results, shaper, inFlight, hint);
@@ -98,6 +107,7 @@ public final class CallEngine implements AutoCloseable {
             return null;
         }
         Call call = new Call(tool, self, args);
+        events.begin(call);
         try {
             call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
             // admission, and execution up to the body: the intent record, the attempt, the deadline
@@ -109,6 +119,7 @@ public final class CallEngine implements AutoCloseable {
                 call.flight = null;
             }
             if (tool.isRead()) {
+                events.abandon(call);
                 return null;
             }
             refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, "effectful internal error before the call: "
@@ -144,6 +155,7 @@ public final class CallEngine implements AutoCloseable {
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("exit:" + call.tool, "internal error after " + call.tool.verb() + ": " + e, e);
             result = new Completion(returned, thrown);
+            events.abandon(call);
         }
         if (call.flight != null) {
             inFlight.release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : result);

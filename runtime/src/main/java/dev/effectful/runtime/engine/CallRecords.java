@@ -5,13 +5,13 @@ import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.log.LogSink;
+import dev.effectful.runtime.events.Events;
 import dev.effectful.runtime.reentry.IntentStore;
 
 import java.util.Optional;
 
 /**
- * The journal records one call writes, and its log line. Every record of a call starts from
+ * The journal records one call writes, and its events (the log line among them). Every record of a call starts from
  * {@link #base}, so the call's {@code @Redact} rule covers each of them; how a failed append is
  * treated depends on what the record is for (an intent refuses the call, an outcome is logged, a
  * dedup or refusal marker is best effort).
@@ -20,10 +20,17 @@ final class CallRecords {
 
     private final JournalAccess journal;
     private final IntentStore store;
+    private final CallEvents events;
 
-    CallRecords(JournalAccess journal, IntentStore store) {
+    CallRecords(JournalAccess journal, IntentStore store, Events events) {
         this.journal = journal;
         this.store = store;
+        this.events = new CallEvents(events);
+    }
+
+    /** The call's steps as events (the log line, JFR, the application's OpenTelemetry or Micrometer). */
+    CallEvents events() {
+        return events;
     }
 
     JournalRecord.Builder base(Call call, RecordType type) {
@@ -66,16 +73,6 @@ final class CallRecords {
 
     Optional<JournalRecord> read(long index) {
         return journal.read(index);
-    }
-
-    static void logLine(Call call, String what, String outcome, String effect, long durationMs) {
-        if (!AgentLog.isEnabled(LogSink.Level.INFO)) {
-            return;
-        }
-        AgentLog.info("effectful " + what + " task=" + (call.task == null ? "-" : call.task.id()) + " call="
-                + call.tool.verb() + " kind=" + call.tool.kindWord() + " intent_key="
-                + call.intentKey + (call.attemptId == null ? "" : " attempt_id=" + call.attemptId) + " outcome="
-                + outcome + " effect_applied=" + effect + " duration_ms=" + durationMs);
     }
 
     /** Why an effectful call of {@code task} must be held for a damaged journal record; empty when it may go on. */

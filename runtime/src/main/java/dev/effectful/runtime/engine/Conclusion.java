@@ -110,8 +110,7 @@ final class Conclusion {
         if (resolutions != null && outcome.status() == Status.UNKNOWN) {
             resolutions.remember(call.intentKey, tool); // so a person's --result can be checked against its type
         }
-        CallRecords.logLine(call, "attempt " + call.attempt, outcome.status().word(), outcome.effectApplied().word(),
-                durationMs);
+        records.events().outcome(call, outcome, System.nanoTime() - call.startNanos, cause);
 
         if (outcome.status() == Status.OK) {
             Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;

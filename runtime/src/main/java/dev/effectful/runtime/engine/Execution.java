@@ -82,6 +82,7 @@ final class Execution {
         Attempt current = new Attempt(call.intentKey, attempt, call.attemptId);
         call.attemptScope = KeyHeaders.bind(call.tool, current, null, current.makeCurrent());
         armDeadline(call);
+        records.events().intent(call);
     }
 
     /** Interrupts the calling thread at min(task deadline, per-attempt timeout): cancel, don't orphan. */
@@ -99,7 +100,9 @@ final class Execution {
     void probeThenDecide(Call call, int lastAttempt) {
         ToolMethod tool = call.tool;
         long started = System.currentTimeMillis();
+        long startedNanos = System.nanoTime();
         ProbeRunner.Result r = probes.run(tool, call.self, call.args);
+        records.events().probe(call, lastAttempt, r.word(), System.nanoTime() - startedNanos);
         JournalRecord.Builder rec = records.base(call, RecordType.PROBE).attempt(lastAttempt).started(started)
                 .durationMs(System.currentTimeMillis() - started).probe(r.word());
         switch (r.word()) {
@@ -116,7 +119,6 @@ final class Execution {
                 Outcome<Object> ok = Outcomes.withValue(Outcomes.of(call, Status.OK, EffectApplied.YES, null, null,
                         "an earlier attempt had applied: the probe found it"), r.value());
                 inFlight.finish(call, shaper.ok(call, ok, r.value()));
-                CallRecords.logLine(call, "probe found", "ok", "yes", 0);
             }
             case ABSENT -> {
                 records.appendAndApply(rec.build());
@@ -138,6 +140,5 @@ final class Execution {
                 + " probe found it); the original result was not stored (" + ProbeRunner.NO_VALUE + ")");
         records.appendAndApply(rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).message(noValue.message()).build());
         inFlight.finish(call, shaper.okWithoutValue(call, noValue));
-        CallRecords.logLine(call, "probe found", "ok", "yes", 0);
     }
 }

@@ -45,7 +45,7 @@ final class Refusals {
                     .outcome(ApiWords.outcome(status)).effectApplied(ApiWords.effect(effect)).retryAfterS(retryAfterS)
                     .deadlineLeftS(deadlineLeft).message(message).build());
         }
-        CallRecords.logLine(call, "refused", status.word(), effect.word(), 0);
+        records.events().refused(call, status, effect, retryAfterS, deadlineLeft);
         inFlight.finish(call, shaper.failure(call, o, null));
     }
 

@@ -51,7 +51,7 @@ final class Replays {
                 Object value = results.decode(replay.resultJson(), Outcomes.valueType(tool));
                 records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis()).build());
                 inFlight.finish(call, shaper.ok(call, Outcomes.withValue(ok, value), value));
-                CallRecords.logLine(call, "deduplicated", "ok", "yes", 0);
+                records.events().dedup(call, false);
                 return;
             } catch (Exception e) {
                 problem = "it cannot be read back as " + tool.returnType().getTypeName() + " (" + e.getMessage() + ")";
@@ -70,7 +70,7 @@ final class Replays {
                     records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                             .attempt(stored.attempt()).attemptId(stored.attemptId()).build());
                     inFlight.finish(call, shaper.ok(call, Outcomes.withValue(ok, value), value));
-                    CallRecords.logLine(call, "deduplicated", "ok", "yes", 0);
+                    records.events().dedup(call, false);
                     return;
                 } else {
                     problem = "the record holding it is gone";
@@ -84,7 +84,7 @@ final class Replays {
             problem = "it could not be serialized when it was returned";
         }
         answerWithoutValue(call, "already done: the effect was applied earlier; the original result was not"
-                + " stored (" + problem + ")", "deduplicated");
+                + " stored (" + problem + ")", replay.byPerson());
     }
 
     /**
@@ -105,7 +105,7 @@ final class Replays {
                 records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                         .attempt(resolution.attempt()).attemptId(resolution.attemptId()).message(byPerson).build());
                 inFlight.finish(call, shaper.ok(call, ok, value));
-                CallRecords.logLine(call, "deduplicated (resolved)", "ok", "yes", 0);
+                records.events().dedup(call, true);
                 return;
             } catch (Exception e) {
                 problem = "; the result they gave cannot be read back as " + tool.returnType().getTypeName() + " ("
@@ -115,15 +115,15 @@ final class Replays {
         } else {
             problem = "; no result was given, so none is returned";
         }
-        answerWithoutValue(call, byPerson + problem, "deduplicated (resolved)");
+        answerWithoutValue(call, byPerson + problem, true);
     }
 
-    private void answerWithoutValue(Call call, String message, String logged) {
+    private void answerWithoutValue(Call call, String message, boolean byPerson) {
         Outcome<Object> noValue = Outcomes.okWithoutValue(call, message);
         records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                 .message(noValue.message()).build());
         inFlight.finish(call, shaper.okWithoutValue(call, noValue));
-        CallRecords.logLine(call, logged, "ok", "yes", 0);
+        records.events().dedup(call, byPerson);
     }
 
     /** The answer a repeat of an intent whose result quoted a secret gets (see {@link Call#forWaiters}). */

@@ -50,6 +50,14 @@ public interface IntentStore {
 
     int size();
 
+    /**
+     * How many intents wait for a person or for their outcome (the {@code effectful.unresolved}
+     * gauge); -1 when this store cannot tell cheaply. Counted when asked: metrics read it rarely.
+     */
+    default long unresolvedCount() {
+        return -1;
+    }
+
     /** Named in refusals and logs: {@code local}, or the shared store and where it is. */
     default String describe() {
         return "local journal index";

@@ -47,6 +47,11 @@ public final class LocalIntentIndex implements IntentStore {
         return states.size();
     }
 
+    @Override
+    public long unresolvedCount() {
+        return states.values().stream().filter(IntentState::isUnresolved).count();
+    }
+
     /** Replaces whatever is here by the snapshot in {@code journalDir}; empty if there is none usable. */
     public Optional<IndexSnapshot.Covers> loadSnapshot(Path journalDir) {
         states.clear();

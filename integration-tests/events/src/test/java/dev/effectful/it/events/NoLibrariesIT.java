@@ -1,0 +1,42 @@
+package dev.effectful.it.events;
+
+import dev.effectful.agent.e2e.ForkedApp;
+import dev.effectful.agent.e2e.Jdk;
+import dev.effectful.it.events.apps.PlainApp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An application with neither OpenTelemetry nor Micrometer: no class of either is loaded (the
+ * JVM's own class-load log says so), no sink of ours is defined, and nothing is printed.
+ */
+class NoLibrariesIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void nothingOfEitherLibraryLoadsAndNothingIsPrinted() throws Exception {
+        Path classes = dir.resolve("classes.txt");
+        ForkedApp app = ForkedApp.jdk(Jdk.current()).sysprop("effectful.journal.dir", dir.resolve("journal"))
+                .jvmArg("-Xlog:class+load=info:file=" + classes)
+                .classPath(Classpaths.without("opentelemetry", "micrometer"))
+                .main(PlainApp.class, Files.createDirectories(dir.resolve("marks")).toString())
+                .run(dir.resolve("logs"), Duration.ofSeconds(90));
+        assertThat(app.results()).containsEntry("new", "sent:ord-1").containsEntry("probed", "paged:bob");
+
+        String loaded = Files.readString(classes);
+        assertThat(loaded).contains("dev.effectful.runtime.events.Events"); // the log is the real one
+        assertThat(loaded).doesNotContain("io.opentelemetry").doesNotContain("io.micrometer")
+                .doesNotContain("dev.effectful.instrumentation.opentelemetry.OpenTelemetrySink ")
+                .doesNotContain("dev.effectful.instrumentation.micrometer.MicrometerSink ");
+        assertThat(app.stdout().lines()).allMatch(l -> l.startsWith("RESULT ") || l.equals("DONE"));
+        assertThat(app.stderr()).isEmpty();
+    }
+}

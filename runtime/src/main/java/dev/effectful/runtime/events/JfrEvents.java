@@ -1,0 +1,73 @@
+package dev.effectful.runtime.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/**
+ * The JDK Flight Recorder events, always built in: {@code dev.effectful.Attempt} (one per guarded
+ * call, from its entry to its end), {@code dev.effectful.Probe} and {@code dev.effectful.Refusal},
+ * in category "Effectful". Without a recording their {@code isEnabled()} is false and nothing is built.
+ */
+final class JfrEvents {
+
+    private JfrEvents() {
+    }
+
+    @Name("dev.effectful.Attempt")
+    @Label("Effectful Tool Call")
+    @Category("Effectful")
+    @Description("One guarded tool call: how it entered (new, dedup, probe, held, refused) and how it ended")
+    @StackTrace(false)
+    static final class Attempt extends Event {
+        @Label("Task") String task;
+        @Label("Actor") String actor;
+        @Label("Verb") String verb;
+        @Label("Kind") String kind;
+        @Label("Intent Key") String intentKey;
+        @Label("Attempt") int attempt;
+        @Label("Attempt Id") String attemptId;
+        @Label("Re-entry") @Description("new, dedup, probe, held or refused") String reentry;
+        @Label("Outcome") String outcome;
+        @Label("Effect Applied") String effectApplied;
+        @Label("Retry After (s)") long retryAfterS;
+        @Label("Deadline Left (s)") long deadlineLeftS;
+        @Label("Error Type") String errorType;
+        @Label("Body Duration") @Timespan(Timespan.NANOSECONDS) long bodyDuration;
+    }
+
+    @Name("dev.effectful.Probe")
+    @Label("Effectful Probe")
+    @Category("Effectful")
+    @Description("A declared probe asked whether an earlier attempt of unknown outcome had applied")
+    @StackTrace(false)
+    static final class Probe extends Event {
+        @Label("Task") String task;
+        @Label("Verb") String verb;
+        @Label("Intent Key") String intentKey;
+        @Label("Probed Attempt") int attempt;
+        @Label("Result") @Description("found, absent or failed") String result;
+        @Label("Probe Duration") @Timespan(Timespan.NANOSECONDS) long probeDuration;
+    }
+
+    @Name("dev.effectful.Refusal")
+    @Label("Effectful Refusal")
+    @Category("Effectful")
+    @Description("A guarded call not run: refused, or held for a person")
+    @StackTrace(false)
+    static final class Refusal extends Event {
+        @Label("Task") String task;
+        @Label("Verb") String verb;
+        @Label("Kind") String kind;
+        @Label("Intent Key") String intentKey;
+        @Label("Re-entry") @Description("refused or held") String reentry;
+        @Label("Outcome") String outcome;
+        @Label("Effect Applied") String effectApplied;
+        @Label("Retry After (s)") long retryAfterS;
+        @Label("Deadline Left (s)") long deadlineLeftS;
+    }
+}

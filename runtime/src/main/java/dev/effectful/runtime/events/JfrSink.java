@@ -1,0 +1,93 @@
+package dev.effectful.runtime.events;
+
+/**
+ * Writes the JFR events. Asks the event types whether a recording wants them before building
+ * anything: without a running recording a call costs three {@code isEnabled()} checks.
+ */
+public final class JfrSink implements EventSink {
+
+    // only ever asked isEnabled(): once a recording instruments the classes, that reads their setting
+    private static final JfrEvents.Attempt ATTEMPT = new JfrEvents.Attempt();
+    private static final JfrEvents.Probe PROBE = new JfrEvents.Probe();
+    private static final JfrEvents.Refusal REFUSAL = new JfrEvents.Refusal();
+
+    @Override
+    public boolean interested(Class<?> toolClass) {
+        return ATTEMPT.isEnabled() || PROBE.isEnabled() || REFUSAL.isEnabled();
+    }
+
+    @Override
+    public void begin(CallTrace trace, int slot) {
+        if (ATTEMPT.isEnabled()) {
+            JfrEvents.Attempt a = new JfrEvents.Attempt();
+            a.begin(); // the event's duration is the whole call, admission included
+            trace.slot(slot, a);
+        }
+    }
+
+    @Override
+    public void on(CallEvent e, int slot) {
+        if (e.step() == Step.PROBE) {
+            probe(e);
+        } else if (e.step() == Step.REFUSED || e.step() == Step.HELD) {
+            refusal(e);
+        }
+        if (e.last() && e.trace() != null && e.trace().slot(slot) instanceof JfrEvents.Attempt a) {
+            e.trace().slot(slot, null);
+            a.end();
+            if (a.shouldCommit()) {
+                a.task = e.task();
+                a.actor = e.actor();
+                a.verb = e.verb();
+                a.kind = e.kind();
+                a.intentKey = e.intentKey();
+                a.attempt = e.attempt();
+                a.attemptId = e.attemptId();
+                a.reentry = e.reentry().word();
+                a.outcome = e.outcome();
+                a.effectApplied = e.effectApplied();
+                a.retryAfterS = e.retryAfterS() == null ? -1 : e.retryAfterS();
+                a.deadlineLeftS = e.deadlineLeftS() == null ? -1 : e.deadlineLeftS();
+                a.errorType = e.errorType();
+                a.bodyDuration = e.durationNanos();
+                a.commit();
+            }
+        }
+    }
+
+    @Override
+    public void abandon(CallTrace trace, int slot) {
+        trace.slot(slot, null); // an uncommitted JFR event is simply dropped
+    }
+
+    private static void probe(CallEvent e) {
+        JfrEvents.Probe p = new JfrEvents.Probe();
+        if (!p.shouldCommit()) {
+            return;
+        }
+        p.task = e.task();
+        p.verb = e.verb();
+        p.intentKey = e.intentKey();
+        p.attempt = e.attempt();
+        p.result = e.probe();
+        p.probeDuration = e.durationNanos();
+        p.commit();
+    }
+
+    private static void refusal(CallEvent e) {
+        JfrEvents.Refusal r = new JfrEvents.Refusal();
+        if (!r.shouldCommit()) {
+            return;
+        }
+        r.task = e.task();
+        r.verb = e.verb();
+        r.kind = e.kind();
+        r.intentKey = e.intentKey();
+        r.reentry = e.reentry().word();
+        r.outcome = e.outcome();
+        r.effectApplied = e.effectApplied();
+        r.retryAfterS = e.retryAfterS() == null ? -1 : e.retryAfterS();
+        r.deadlineLeftS = e.deadlineLeftS() == null ? -1 : e.deadlineLeftS();
+        r.commit();
+    }
+}
