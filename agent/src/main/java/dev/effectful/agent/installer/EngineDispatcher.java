@@ -5,6 +5,7 @@ import dev.effectful.Outcome;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.agent.bridge.Dispatcher;
 import dev.effectful.runtime.engine.CallEngine;
+import dev.effectful.runtime.engine.StartWaits;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.tool.ToolMethods;
@@ -22,6 +23,12 @@ final class EngineDispatcher implements Dispatcher {
 
     /** Without a task budget, how long a call waits for the index rebuild of a large journal. */
     private static final long START_WAIT_WITHOUT_BUDGET_SECONDS = 300;
+
+    /**
+     * At most this much of a call's wait for the engine's start is not charged to its task's budget:
+     * more than a cold JVM's start on a loaded machine, less than a large journal's index rebuild.
+     */
+    static final long START_CREDIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final EngineStarter starter;
 
@@ -98,14 +105,21 @@ final class EngineDispatcher implements Dispatcher {
         if (ready != null || starter.finished()) {
             return ready;
         }
-        // the first calls wait for the index rebuild, but never past their task's deadline
-        long waitNanos = dev.effectful.Task.current().map(t -> t.remaining().toNanos())
-                .orElse(TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS));
+        // The first calls wait for the engine (the journal opened, the index rebuilt). That wait is the
+        // agent's start-up, not the task's work: up to START_CREDIT of it is given back to the task's
+        // budget, so a task opened first thing in main is not refused or cut short for it. Past that
+        // (a large journal's rebuild), the wait is the task's own and ends at its deadline.
+        dev.effectful.Task task = dev.effectful.Task.current().orElse(null);
+        long waitNanos = task == null ? TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS)
+                : StartWaits.saturatedSum(task.remaining().toNanos(), START_CREDIT_NANOS);
+        long t0 = System.nanoTime();
         try {
             return starter.await(waitNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
+        } finally {
+            StartWaits.credit(task, Math.min(System.nanoTime() - t0, START_CREDIT_NANOS));
         }
     }
 
