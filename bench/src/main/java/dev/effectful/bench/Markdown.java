@@ -56,6 +56,13 @@ final class Markdown {
             }
             b.append("\n");
         }
+        if (r.firstCall != null) {
+            Map<String, Double> f = r.firstCall;
+            b.append(String.format("## First call: main calls a tool at once, main's start to the call served (medians of"
+                    + " %.0f)%n%n- fresh JVM, no journal yet: %.0f ms%n- restart on the journal it left: %.0f ms%n"
+                    + "- main began %.0f ms after the JVM's start%n%n", f.get("runs"), f.get("empty_journal_ms"),
+                    f.get("restart_ms"), f.get("main_at_ms")));
+        }
         if (r.recovery != null) {
             Recovery.Result rec = r.recovery;
             b.append("## Recovery and disk (1,000,000 attempts = ").append(String.format("%,d", rec.records()))
