@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Connects the bridge to the engine. The engine (Chronicle, the index replay) starts on a
- * background thread when the first tool class is rewritten, so premain stays cheap and an
- * application without tools never creates a journal; the first tool call waits for it. If the engine never
+ * background thread when the first class naming a tool loads (or at premain's end over an existing
+ * journal), so premain stays cheap and an application without tools never creates a journal; the
+ * first tool call waits for it, and its task's budget gets that wait back ({@link StartWaits}). If the engine never
  * comes up, effectful calls are refused (their intent cannot be journaled) and READ calls run: for
  * good on a configuration error, retryably while another process holds the journal.
  */
@@ -110,16 +111,17 @@ final class EngineDispatcher implements Dispatcher {
         // budget, so a task opened first thing in main is not refused or cut short for it. Past that
         // (a large journal's rebuild), the wait is the task's own and ends at its deadline.
         dev.effectful.Task task = dev.effectful.Task.current().orElse(null);
-        long waitNanos = task == null ? TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS)
-                : StartWaits.saturatedSum(task.remaining().toNanos(), START_CREDIT_NANOS);
         long t0 = System.nanoTime();
+        long remaining = task == null ? 0 : StartWaits.remainingNanos(task, t0);
+        long waitNanos = task == null ? TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS)
+                : StartWaits.saturatedSum(remaining, START_CREDIT_NANOS);
         try {
             return starter.await(waitNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
         } finally {
-            StartWaits.credit(task, Math.min(System.nanoTime() - t0, START_CREDIT_NANOS));
+            StartWaits.credit(task, t0, remaining, START_CREDIT_NANOS);
         }
     }
 

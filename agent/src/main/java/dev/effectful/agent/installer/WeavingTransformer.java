@@ -72,6 +72,8 @@ final class WeavingTransformer implements ClassFileTransformer {
 
     private byte[] guardTools(Module module, ClassLoader loader, String name, byte[] bytes) {
         long t0 = System.nanoTime();
+        Task task = Task.current().orElse(null);
+        long remaining = task == null ? 0 : StartWaits.remainingNanos(task, t0);
         try {
             byte[] rewritten = Weavers.tools().weave(loader, name, bytes);
             if (rewritten != null) {
@@ -88,7 +90,7 @@ final class WeavingTransformer implements ClassFileTransformer {
         } finally {
             // the first tool class waits for Byte Buddy: the agent's start-up, not the work of the task
             // (if any) that loaded it, so that task's budget gets the time back (see StartWaits)
-            StartWaits.credit(Task.current().orElse(null), System.nanoTime() - t0);
+            StartWaits.credit(task, t0, remaining, EngineDispatcher.START_CREDIT_NANOS);
         }
     }
 

@@ -22,8 +22,7 @@ record TaskContext(String id, String actor, boolean implicit, long remainingNano
         }
         Task task = t.get();
         // the wait for the engine's start is not the task's: its budget gets that time back
-        long remaining = StartWaits.saturatedSum(task.remaining().toNanos(), StartWaits.creditOf(task));
-        return new TaskContext(task.id(), task.actor(), false, remaining, now);
+        return new TaskContext(task.id(), task.actor(), false, StartWaits.remainingNanos(task, now), now);
     }
 
     boolean hasBudget() {
