@@ -113,8 +113,9 @@ final class EngineDispatcher implements Dispatcher {
         dev.effectful.Task task = dev.effectful.Task.current().orElse(null);
         long t0 = System.nanoTime();
         long remaining = task == null ? 0 : StartWaits.remainingNanos(task, t0);
+        // a task with nothing left is refused for its budget at once, as before: nothing to give back
         long waitNanos = task == null ? TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS)
-                : StartWaits.saturatedSum(remaining, START_CREDIT_NANOS);
+                : remaining <= 0 ? 0 : StartWaits.saturatedSum(remaining, START_CREDIT_NANOS);
         try {
             return starter.await(waitNanos);
         } catch (InterruptedException e) {
