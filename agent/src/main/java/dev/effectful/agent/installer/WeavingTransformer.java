@@ -72,8 +72,15 @@ final class WeavingTransformer implements ClassFileTransformer {
 
     private byte[] guardTools(Module module, ClassLoader loader, String name, byte[] bytes) {
         long t0 = System.nanoTime();
-        Task task = Task.current().orElse(null);
-        long remaining = task == null ? 0 : StartWaits.remainingNanos(task, t0);
+        Task task = null;
+        long remaining = 0;
+        try {
+            task = Task.current().orElse(null);
+            remaining = task == null ? 0 : StartWaits.remainingNanos(task, t0);
+        } catch (Throwable t) {
+            // only the budget credit is lost; the class must still be rewritten
+            task = null;
+        }
         try {
             byte[] rewritten = Weavers.tools().weave(loader, name, bytes);
             if (rewritten != null) {
@@ -90,7 +97,18 @@ final class WeavingTransformer implements ClassFileTransformer {
         } finally {
             // the first tool class waits for Byte Buddy: the agent's start-up, not the work of the task
             // (if any) that loaded it, so that task's budget gets the time back (see StartWaits)
+            creditStartUp(task, t0, remaining);
+        }
+    }
+
+    private static void creditStartUp(Task task, long t0, long remaining) {
+        if (task == null) {
+            return;
+        }
+        try {
             StartWaits.credit(task, t0, remaining, EngineDispatcher.START_CREDIT_NANOS);
+        } catch (Throwable t) {
+            AgentLog.debug("effectful could not give the rewrite's time back to the task: " + t);
         }
     }
 
