@@ -12,7 +12,7 @@ import java.util.Map;
  * results.json, results.md and the table on stdout.
  *
  * <pre>java [chronicle flags] -jar bench/target/benchmarks.jar --agent A --annotations J --out DIR
- *      [--jdk25 HOME] [--quick] [--no-profile] [--only per_call,startup,recovery,profile]</pre>
+ *      [--jdk25 HOME] [--quick] [--no-profile] [--only per_call,startup,first_call,recovery,profile]</pre>
  */
 public final class RunAll {
 
@@ -33,6 +33,9 @@ public final class RunAll {
             }
             if (s.wants("startup")) {
                 report.startup = new Startup(s).run();
+            }
+            if (s.wants("first_call")) {
+                report.firstCall = new FirstCall(s).run();
             }
             if (s.wants("recovery")) {
                 report.recovery = new Recovery(s).run();
@@ -99,6 +102,7 @@ public final class RunAll {
         Map<String, List<String>> postgresStatements = Map.of();
         Map<String, Map<String, Double>> startup;
         Recovery.Result recovery;
+        Map<String, Double> firstCall;
         Map<String, Profile.Hotspots> profile;
         double elapsedSeconds;
         String loadAtStart;
@@ -132,6 +136,9 @@ public final class RunAll {
             }
             if (startup != null) {
                 json.put("startup_ms", startup);
+            }
+            if (firstCall != null) {
+                json.put("first_call_ms", firstCall);
             }
             if (recovery != null) {
                 Map<String, Object> r = new LinkedHashMap<>();

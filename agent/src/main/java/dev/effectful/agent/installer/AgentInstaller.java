@@ -5,6 +5,7 @@ import dev.effectful.agent.bridge.Frameworks;
 import dev.effectful.agent.integration.FrameworkTasks;
 import dev.effectful.agent.integration.Instrumentations;
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.journal.JournalFiles;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
@@ -58,6 +59,11 @@ public final class AgentInstaller {
             }
         }
         Weavers.warmUpInBackground();
+        if (loaded.valid() && JournalFiles.looksLikeJournal(config.journalDir())) {
+            // a restart on its own journal: the application has tools, so open the journal (and rebuild
+            // the index) now, while the JVM is still loading the application, not at its first tool class
+            starter.startInBackground();
+        }
         AgentLog.debug("effectful installed in " + (System.nanoTime() - t0) / 1_000_000 + " ms ("
                 + early.size() + " loaded classes rewritten)");
         if (attached) {

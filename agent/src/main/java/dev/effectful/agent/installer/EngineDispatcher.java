@@ -5,6 +5,7 @@ import dev.effectful.Outcome;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.agent.bridge.Dispatcher;
 import dev.effectful.runtime.engine.CallEngine;
+import dev.effectful.runtime.engine.StartWaits;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.tool.ToolMethods;
@@ -13,8 +14,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Connects the bridge to the engine. The engine (Chronicle, the index replay) starts on a
- * background thread when the first tool class is rewritten, so premain stays cheap and an
- * application without tools never creates a journal; the first tool call waits for it. If the engine never
+ * background thread when the first class naming a tool loads (or at premain's end over an existing
+ * journal), so premain stays cheap and an application without tools never creates a journal; the
+ * first tool call waits for it, and its task's budget gets that wait back ({@link StartWaits}). If the engine never
  * comes up, effectful calls are refused (their intent cannot be journaled) and READ calls run: for
  * good on a configuration error, retryably while another process holds the journal.
  */
@@ -22,6 +24,12 @@ final class EngineDispatcher implements Dispatcher {
 
     /** Without a task budget, how long a call waits for the index rebuild of a large journal. */
     private static final long START_WAIT_WITHOUT_BUDGET_SECONDS = 300;
+
+    /**
+     * At most this much of a call's wait for the engine's start is not charged to its task's budget:
+     * more than a cold JVM's start on a loaded machine, less than a large journal's index rebuild.
+     */
+    static final long START_CREDIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final EngineStarter starter;
 
@@ -98,14 +106,23 @@ final class EngineDispatcher implements Dispatcher {
         if (ready != null || starter.finished()) {
             return ready;
         }
-        // the first calls wait for the index rebuild, but never past their task's deadline
-        long waitNanos = dev.effectful.Task.current().map(t -> t.remaining().toNanos())
-                .orElse(TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS));
+        // The first calls wait for the engine (the journal opened, the index rebuilt). That wait is the
+        // agent's start-up, not the task's work: up to START_CREDIT of it is given back to the task's
+        // budget, so a task opened first thing in main is not refused or cut short for it. Past that
+        // (a large journal's rebuild), the wait is the task's own and ends at its deadline.
+        dev.effectful.Task task = dev.effectful.Task.current().orElse(null);
+        long t0 = System.nanoTime();
+        long remaining = task == null ? 0 : StartWaits.remainingNanos(task, t0);
+        // a task with nothing left is refused for its budget at once, as before: nothing to give back
+        long waitNanos = task == null ? TimeUnit.SECONDS.toNanos(START_WAIT_WITHOUT_BUDGET_SECONDS)
+                : remaining <= 0 ? 0 : StartWaits.saturatedSum(remaining, START_CREDIT_NANOS);
         try {
             return starter.await(waitNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
+        } finally {
+            StartWaits.credit(task, t0, remaining, START_CREDIT_NANOS);
         }
     }
 

@@ -93,6 +93,8 @@ final class EngineStarter {
             RequiredModules.missing().ifPresent(reason -> {
                 throw new IllegalStateException(reason);
             });
+            // Jackson and the classifier load on a second core while this thread opens Chronicle
+            background("effectful-start-warmup", EngineFactory::warmUpInMemory);
             while (true) {
                 try {
                     engine = EngineFactory.open(config);
@@ -119,7 +121,11 @@ final class EngineStarter {
 
     /** On its own thread so that noticing the release is never delayed by it. */
     private void warmUpInBackground() {
-        Thread t = new Thread(() -> EngineFactory.warmUpForTakeover(config), "effectful-takeover-warmup");
+        background("effectful-takeover-warmup", () -> EngineFactory.warmUpForTakeover(config));
+    }
+
+    private static void background(String name, Runnable work) {
+        Thread t = new Thread(work, name);
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.setContextClassLoader(EngineStarter.class.getClassLoader());

@@ -1,6 +1,8 @@
 package dev.effectful.agent.installer;
 
+import dev.effectful.Task;
 import dev.effectful.agent.integration.Instrumentations;
+import dev.effectful.runtime.engine.StartWaits;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.lang.instrument.ClassFileTransformer;
@@ -48,6 +50,9 @@ final class WeavingTransformer implements ClassFileTransformer {
             return ContextPropagation.isExecutor(name) ? carryTask(name, bytes) : null;
         }
         if (AnnotationPrefilter.mayHoldTool(bytes)) {
+            // the application has tools: open the journal while this class is woven, not after (the
+            // first weaving may wait for Byte Buddy, the start for Chronicle: both are on the first call's path)
+            starter.startInBackground();
             // remembered before its implementations load, even when it has nothing to rewrite (an interface)
             supertypes.sawToolType(loader, name, bytes);
             return guardTools(module, loader, name, bytes);
@@ -66,13 +71,22 @@ final class WeavingTransformer implements ClassFileTransformer {
     }
 
     private byte[] guardTools(Module module, ClassLoader loader, String name, byte[] bytes) {
+        long t0 = System.nanoTime();
+        Task task = null;
+        long remaining = 0;
         try {
-            long t0 = System.nanoTime();
+            task = Task.current().orElse(null);
+            remaining = task == null ? 0 : StartWaits.remainingNanos(task, t0);
+        } catch (Throwable t) {
+            // only the budget credit is lost; the class must still be rewritten
+            task = null;
+        }
+        try {
             byte[] rewritten = Weavers.tools().weave(loader, name, bytes);
             if (rewritten != null) {
                 readBridge(module);
                 AgentLog.debug("effectful rewrote " + name.replace('/', '.') + " in " + (System.nanoTime() - t0) / 1000 + " µs");
-                // the application has tools: open the journal and rebuild the index before the first call
+                // a class that inherits its tools (the prefilter did not see it) starts the journal here
                 starter.startInBackground();
             }
             return rewritten;
@@ -80,6 +94,21 @@ final class WeavingTransformer implements ClassFileTransformer {
             AgentLog.errorOnce("transform:" + name, "effectful could not rewrite " + name.replace('/', '.')
                     + "; its tools run unguarded", t);
             return null;
+        } finally {
+            // the first tool class waits for Byte Buddy: the agent's start-up, not the work of the task
+            // (if any) that loaded it, so that task's budget gets the time back (see StartWaits)
+            creditStartUp(task, t0, remaining);
+        }
+    }
+
+    private static void creditStartUp(Task task, long t0, long remaining) {
+        if (task == null) {
+            return;
+        }
+        try {
+            StartWaits.credit(task, t0, remaining, EngineDispatcher.START_CREDIT_NANOS);
+        } catch (Throwable t) {
+            AgentLog.debug("effectful could not give the rewrite's time back to the task: " + t);
         }
     }
 

@@ -114,6 +114,21 @@ public final class EngineFactory {
     }
 
     /**
+     * Loads and initialises, in memory only, what a start needs besides the journal (Jackson's
+     * mappers, the classifier table): run on a second thread while {@link #open} opens Chronicle, so
+     * a cold JVM's start costs the longer of the two rather than their sum. Touches no file; best
+     * effort, a failure here changes nothing (the start path does the same work and reports it).
+     */
+    public static void warmUpInMemory() {
+        try {
+            JsonMappers.shared().writeValueAsString(java.util.Map.of("warm", java.util.List.of(1, "up")));
+            Classifier.defaults();
+        } catch (IOException | RuntimeException | LinkageError e) {
+            AgentLog.debug("effectful could not warm up alongside the start: " + e);
+        }
+    }
+
+    /**
      * Readies this JVM to take over a journal another process holds, so the takeover costs the
      * index rebuild and little else: reads the held journal read-only into a scratch index, writes
      * one record to a scratch journal in a temporary directory (deleted again), and loads the JSON

@@ -21,7 +21,8 @@ record TaskContext(String id, String actor, boolean implicit, long remainingNano
                     Long.MAX_VALUE, now);
         }
         Task task = t.get();
-        return new TaskContext(task.id(), task.actor(), false, task.remaining().toNanos(), now);
+        // the wait for the engine's start is not the task's: its budget gets that time back
+        return new TaskContext(task.id(), task.actor(), false, StartWaits.remainingNanos(task, now), now);
     }
 
     boolean hasBudget() {

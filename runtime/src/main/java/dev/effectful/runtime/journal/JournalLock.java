@@ -44,9 +44,27 @@ public final class JournalLock implements AutoCloseable {
             throw new JournalLockedException(dir, holder);
         }
         ch.truncate(0);
-        ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+        ch.write(ByteBuffer.wrap((ownPid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
         ch.force(false);
         return new JournalLock(ch, lock);
+    }
+
+    /**
+     * This process's id. On Linux from {@code /proc/self}, not {@link ProcessHandle}: its class
+     * initialisation builds the JDK's process-reaper thread pool, and loading {@code ThreadPoolExecutor}
+     * makes the engine's start wait for the agent to build its executor weaver (Byte Buddy) before it
+     * even opens Chronicle; later, that weaver is ready and the two overlap. The same number either way.
+     */
+    static String ownPid() {
+        try {
+            String self = Files.readSymbolicLink(Path.of("/proc/self")).toString();
+            if (!self.isEmpty() && self.chars().allMatch(Character::isDigit)) {
+                return self;
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            // below
+        }
+        return Long.toString(ProcessHandle.current().pid());
     }
 
     /** The pid written by the current holder, or "unknown"; does not take the lock. */
