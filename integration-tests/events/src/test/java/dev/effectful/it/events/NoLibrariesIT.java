@@ -38,5 +38,23 @@ class NoLibrariesIT {
                 .doesNotContain("dev.effectful.instrumentation.micrometer.MicrometerSink ");
         assertThat(app.stdout().lines()).allMatch(l -> l.startsWith("RESULT ") || l.equals("DONE"));
         assertThat(app.stderr()).isEmpty();
+        // of the library instrumentations only their name lists (the ServiceLoader providers) are loaded:
+        // no advice, no shape check, nothing of a library this application does not have
+        assertThat(loaded.lines().map(NoLibrariesIT::loadedClass)
+                .filter(c -> c.startsWith("dev.effectful.instrumentation.") && !c.startsWith("dev.effectful.instrumentation.api.")))
+                .isNotEmpty()
+                .map(c -> c.contains("$") ? c.substring(0, c.indexOf('$')) : c) // a provider's own constants and lambdas
+                .allMatch(c -> c.endsWith("Instrumentation") || c.endsWith("SinkProvider"));
+    }
+
+    /** The class name of a {@code -Xlog:class+load} line ({@code [..][info][class,load] NAME source: ...}). */
+    private static String loadedClass(String line) {
+        int at = line.indexOf("[class,load] ");
+        if (at < 0) {
+            return "";
+        }
+        String rest = line.substring(at + "[class,load] ".length());
+        int space = rest.indexOf(' ');
+        return space < 0 ? rest : rest.substring(0, space);
     }
 }
