@@ -35,9 +35,15 @@ public final class SpringAiInstrumentation implements LibraryInstrumentation {
 
     static final String CALL_RESPONSE_SPEC = "org/springframework/ai/chat/client/DefaultChatClient$DefaultCallResponseSpec";
 
-    private static final ElementMatcher<MethodDescription> BLOCKING_CALL = named("doGetObservableChatClientResponse")
-            .and(takesArgument(0, named("org.springframework.ai.chat.client.ChatClientRequest")))
-            .and(not(isAbstract()));
+    /**
+     * Built when asked, never in a static field: the agent instantiates every instrumentation at premain,
+     * and a static matcher there loaded Byte Buddy on the application's start path (about 20 ms).
+     */
+    private static ElementMatcher<MethodDescription> blockingCall() {
+        return named("doGetObservableChatClientResponse")
+                .and(takesArgument(0, named("org.springframework.ai.chat.client.ChatClientRequest")))
+                .and(not(isAbstract()));
+    }
 
     @Override
     public String library() {
@@ -58,6 +64,6 @@ public final class SpringAiInstrumentation implements LibraryInstrumentation {
         // agent's own loader cannot resolve (they resolve in the application's, once inlined)
         ClassFileLocator own = ClassFileLocator.ForClassLoader.of(SpringAiInstrumentation.class.getClassLoader());
         return List.of(Advice.to(TypePool.Default.of(own).describe(ChatClientCallAdvice.NAME).resolve(), own)
-                .on(BLOCKING_CALL));
+                .on(blockingCall()));
     }
 }
