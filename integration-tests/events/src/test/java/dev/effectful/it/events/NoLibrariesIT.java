@@ -25,7 +25,7 @@ class NoLibrariesIT {
     void nothingOfEitherLibraryLoadsAndNothingIsPrinted() throws Exception {
         Path classes = dir.resolve("classes.txt");
         ForkedApp app = ForkedApp.jdk(Jdk.current()).sysprop("effectful.journal.dir", dir.resolve("journal"))
-                .jvmArg("-Xlog:class+load=info:file=" + classes)
+                .jvmArg("-Xlog:class+load=info:file=" + classes + ":uptime,tid,tags")
                 .classPath(Classpaths.without("opentelemetry", "micrometer"))
                 .main(PlainApp.class, Files.createDirectories(dir.resolve("marks")).toString())
                 .run(dir.resolve("logs"), Duration.ofSeconds(90));
@@ -45,6 +45,31 @@ class NoLibrariesIT {
                 .isNotEmpty()
                 .map(c -> c.contains("$") ? c.substring(0, c.indexOf('$')) : c) // a provider's own constants and lambdas
                 .allMatch(c -> c.endsWith("Instrumentation") || c.endsWith("SinkProvider"));
+        // premain runs on the thread that then runs main: nothing of Byte Buddy may load there before main
+        // (a static matcher in an instrumentation once did, ~20 ms on every application's start)
+        java.util.List<String> lines = loaded.lines().toList();
+        int mainAt = indexOf(lines, PlainApp.class.getName());
+        assertThat(mainAt).as("the main class in the class-load log").isPositive();
+        String mainThread = threadOf(lines.get(mainAt));
+        assertThat(lines.subList(0, mainAt)).filteredOn(l -> threadOf(l).equals(mainThread))
+                .map(NoLibrariesIT::loadedClass) // linking may name an interface or two; using Byte Buddy loads these
+                .noneMatch(c -> c.equals("net.bytebuddy.matcher.ElementMatchers") || c.startsWith("net.bytebuddy.description.")
+                        || c.startsWith("net.bytebuddy.asm.Advice"));
+    }
+
+    private static int indexOf(java.util.List<String> lines, String className) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (loadedClass(lines.get(i)).equals(className)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The thread id of a {@code [uptime][tid][class,load]} line. */
+    private static String threadOf(String line) {
+        String[] parts = line.split("\\]\\[", 3);
+        return parts.length < 3 ? "" : parts[1];
     }
 
     /** The class name of a {@code -Xlog:class+load} line ({@code [..][info][class,load] NAME source: ...}). */
