@@ -102,6 +102,31 @@ public class KeyHeaderIT {
         assertThat(service.seen(client + "-outside")).as("no header outside a tool").containsExactly(HeaderLedger.NONE);
     }
 
+    /**
+     * A client the agent does not rewrite never carries the key, so a re-run after an unknown outcome
+     * would create the order twice: the key header stops counting as keyable once an attempt ends with
+     * no covered request, and the retry is held instead of re-run.
+     */
+    @Test
+    void aClientTheAgentDoesNotCoverNeverLetsAnUnknownCreateRunTwice() throws Exception {
+        try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
+            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(KeyHeaderApp.class, "uncovered")
+                    .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url())
+                    .run(tmp.resolve("logs"), Duration.ofSeconds(60));
+            Map<String, String> r = app.results();
+            assertThat(r.get("first")).contains("\"outcome\":\"unknown\"");
+            assertThat(r.get("retry")).as("held, not re-run").doesNotStartWith("recorded:")
+                    .contains("\"outcome\":\"unknown\"");
+            assertThat(service.seen("raw-alice")).as("the order was created once, with no key on it")
+                    .containsExactly(HeaderLedger.NONE);
+            assertThat(app.stderr()).containsOnlyOnce("held for a probe or a person instead of re-run");
+            List<JournalRecord> intents = JournalContents.of(tmp.resolve("journal"))
+                    .where(x -> x.type() == RecordType.INTENT);
+            assertThat(intents).hasSize(1);
+            assertThat(intents.get(0).reentry()).as("written before any attempt was seen").isEqualTo("keyable");
+        }
+    }
+
     @Test
     void batchItemsCarryTheirOwnItemKeys() throws Exception {
         Path journal = tmp.resolve("journal");

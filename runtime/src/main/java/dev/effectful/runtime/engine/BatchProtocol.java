@@ -126,7 +126,7 @@ final class BatchProtocol {
         try {
             for (ItemPlan p : plans) {
                 if (p.plan == Plan.SEND) {
-                    JournalRecord intent = steps.records().base(call, RecordType.INTENT).intentKey(p.key).item(p.id).reentry(call.tool.reentryWord())
+                    JournalRecord intent = steps.records().base(call, RecordType.INTENT).intentKey(p.key).item(p.id).reentry(KeyHeaders.reentryWord(call.tool))
                             .attempt(p.attempt).attemptId(attemptId(call, p)).started(call.startedMillis)
                             .budgetLeftS(call.task.leftSeconds())
                             .args(steps.argsRenderer().render(new Object[] {p.item}, new ParamSpec[] {itemSpec})).build();
@@ -158,7 +158,7 @@ final class BatchProtocol {
         // an item running on another host is waited for, like a whole call; past the budget it is reported
         Decision d = steps.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task.id(), tool.verb(),
                         tool.kind().name().toLowerCase(java.util.Locale.ROOT)),
-                (state, now) -> ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
+                (state, now) -> ReentryRules.decideItem(state, tool.kind(), KeyHeaders.keyable(tool), tool.probe().isPresent(),
                         p.key, now), call.task.hasBudget() ? call.task.leftNanos() : Admission.NO_BUDGET_WAIT_NANOS);
         if (d instanceof Decision.Run run) {
             p.plan = Plan.SEND;

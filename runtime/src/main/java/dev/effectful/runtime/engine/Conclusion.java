@@ -42,12 +42,8 @@ final class Conclusion {
         ToolMethod tool = call.tool;
         if (call.attemptScope != null) {
             call.attemptScope.close();
-            if (call.attemptScope instanceof KeyHeaders.Binding b && !b.asked() && thrown == null) {
-                // counted keyable for a header no request carried: a re-run after an unknown outcome may apply twice
-                dev.effectful.runtime.log.AgentLog.warnOnce("keyheader-unsent:" + tool.verb(), "tool " + tool.verb()
-                        + " declares keyHeader = \"" + tool.keyHeader() + "\" but its body sent no request through the"
-                        + " JDK HttpClient, HttpURLConnection or OkHttp on its own thread, so no request carried the key:"
-                        + " set the header to Attempt.current().requestKey() yourself, or remove keyHeader");
+            if (call.attemptScope instanceof KeyHeaders.Binding b) {
+                KeyHeaders.attemptEnded(b, thrown != null);
             }
         }
         boolean timedOut = call.alarm != null && call.alarm.disarm();

@@ -63,7 +63,7 @@ final class Execution {
         call.startedMillis = System.currentTimeMillis();
         call.startNanos = System.nanoTime();
         JournalRecord intent = records.base(call, RecordType.INTENT)
-                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis).reentry(call.tool.reentryWord())
+                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis).reentry(KeyHeaders.reentryWord(call.tool))
                 // rendered only here: a deduplicated or refused call never needs its arguments as JSON
                 .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
         try {

@@ -21,6 +21,15 @@ public final class KeyHeaders {
 
     private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
 
+    /**
+     * Tools with a key header whose last attempt in this process ended without any request of a
+     * covered client carrying it (an Apache or Netty client, a request sent from another thread).
+     * Their keyHeader no longer counts as keyable until an attempt is seen carrying the key again:
+     * a re-run after an unknown outcome would otherwise send the same create with nothing for the
+     * service to deduplicate on. A tool that also declares {@code keyable = true} itself is trusted.
+     */
+    private static final Set<ToolMethod> UNSENT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private KeyHeaders() {
     }
 
@@ -37,6 +46,46 @@ public final class KeyHeaders {
         Binding b = new Binding(tool, attempt, itemKeys, attemptScope, CURRENT.get());
         CURRENT.set(b);
         return b;
+    }
+
+    /**
+     * Whether a re-entry may count on the key deduplicating a repeat: the tool's claim, except for a key
+     * header its last attempt here was not seen sending.
+     */
+    static boolean keyable(ToolMethod tool) {
+        return tool.keyable() && (UNSENT.isEmpty() || !UNSENT.contains(tool));
+    }
+
+    /** The intent record's {@code reentry} word, as {@link #keyable} has it now. */
+    static String reentryWord(ToolMethod tool) {
+        return keyable(tool) ? tool.reentryWord() : tool.reentryWord(false);
+    }
+
+    /**
+     * Records what the finished attempt of {@code binding} showed: its key went out on a covered client's
+     * request (the key header is trusted again), or not (withdrawn, with a warning once per tool).
+     */
+    static void attemptEnded(Binding binding, boolean thrown) {
+        ToolMethod tool = binding.tool;
+        if (binding.asked) {
+            UNSENT.remove(tool);
+            return;
+        }
+        if (declaresKeyable(tool) || !UNSENT.add(tool)) {
+            return;
+        }
+        AgentLog.warnOnce("keyheader-unsent:" + tool.verb(), "tool " + tool.verb() + " declares keyHeader = \""
+                + tool.keyHeader() + "\" but its attempt " + (thrown ? "failed" : "returned") + " with no request of the"
+                + " JDK HttpClient, HttpURLConnection or OkHttp on its own thread carrying the key, so the service"
+                + " has nothing to deduplicate a re-run on: until one does, an unknown outcome of this tool is held"
+                + " for a probe or a person instead of re-run. Send the request through a covered client on the"
+                + " body's thread, or set the header to Attempt.current().orElseThrow().requestKey() yourself and"
+                + " declare keyable = true");
+    }
+
+    /** The tool's own {@code keyable = true}, beside its key header: the application sends the key itself. */
+    private static boolean declaresKeyable(ToolMethod tool) {
+        return dev.effectful.runtime.tool.DeclaredTool.of(tool.method()).map(d -> d.spec().keyable()).orElse(false);
     }
 
     /**
@@ -111,11 +160,6 @@ public final class KeyHeaders {
             this.itemKeys = itemKeys;
             this.attemptScope = attemptScope;
             this.before = before;
-        }
-
-        /** Whether any request of a covered client was sent from the body's thread. */
-        boolean asked() {
-            return asked;
         }
 
         @Override

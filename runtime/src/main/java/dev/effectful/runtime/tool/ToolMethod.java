@@ -36,6 +36,11 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
 
     /** The intent record's {@code reentry} word: what lets a re-entry settle without a person. */
     public String reentryWord() {
+        return reentryWord(keyable);
+    }
+
+    /** The same word with {@code keyable} as the engine counts it now (a key header may be withdrawn). */
+    public String reentryWord(boolean keyable) {
         if (probe.isPresent()) {
             return keyable ? "probe keyable" : "probe";
         }

@@ -31,6 +31,8 @@ public final class KeyHeaderApp {
         String base = System.getProperty("ledger");
         if ("attach".equals(args[0])) {
             attached(base, java.nio.file.Path.of(args[1]));
+        } else if ("uncovered".equals(args[0])) {
+            uncovered(new KeyHeaderTools(KeyHeaderApp::rawSocket, base));
         } else if ("batch".equals(args[0])) {
             batch(new KeyHeaderTools(jdkSend(), base));
         } else {
@@ -77,6 +79,42 @@ public final class KeyHeaderApp {
     /** Results of an attached run are prefixed by client, as one JVM runs two clients. */
     private static String prefix(String name) {
         return name.startsWith("attached-") ? name + "." : "";
+    }
+
+    /**
+     * A client the agent does not cover (HTTP written by hand on a socket, as an Apache or Netty client
+     * would be to it): the first attempt fails at the service after the effect landed (500: unknown), then
+     * the model's rephrased retry, then the same after a covered client carried the key again.
+     */
+    static void uncovered(KeyHeaderTools tools) throws Exception {
+        try (Task task = Task.open("keyheader-uncovered", Duration.ofMinutes(1))) {
+            for (String name : List.of("first", "retry")) {
+                try {
+                    System.out.println("RESULT " + name + " " + tools.createOrder("raw-alice", "a mug " + name, "first".equals(name), null));
+                } catch (ToolOutcomeException e) {
+                    System.out.println("RESULT " + name + " " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** One POST written by hand on a socket: no client the agent rewrites ever sees it. */
+    static String rawSocket(String url, String ownKey) throws IOException {
+        URI u = URI.create(url);
+        try (java.net.Socket socket = new java.net.Socket(u.getHost(), u.getPort())) {
+            socket.setSoTimeout(10_000);
+            String path = u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
+            String req = "POST " + path + " HTTP/1.1\r\nHost: " + u.getHost() + ":" + u.getPort()
+                    + "\r\nContent-Length: 2\r\nConnection: close\r\n"
+                    + (ownKey == null ? "" : "Idempotency-Key: " + ownKey + "\r\n") + "\r\n{}";
+            socket.getOutputStream().write(req.getBytes(StandardCharsets.US_ASCII));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int status = Integer.parseInt(response.substring(9, 12));
+            if (status != 200) {
+                throw new IOException("HTTP " + status);
+            }
+            return response.substring(response.indexOf("\r\n\r\n") + 4);
+        }
     }
 
     static void batch(KeyHeaderTools tools) throws InterruptedException {
