@@ -276,8 +276,13 @@ public final class LocalIntentIndex implements IntentStore {
         }
     }
 
-    /** Slots in the current table (0: none); for tests of growth. */
-    int tableSlots() {
+    /** The table a snapshot would copy now; for tests. */
+    IntentTable currentTable() {
+        return table;
+    }
+
+    /** Slots in the current table (0: none, every key is on the heap); for logs and tests of growth. */
+    public int tableSlots() {
         IntentTable t = table;
         return t == null ? 0 : t.slots;
     }

@@ -137,6 +137,43 @@ class LocalIntentIndexModelTest {
                 .isEqualTo(PosixFilePermissions.fromString("rw-------"));
     }
 
+    /**
+     * A checkpoint takes the table, then copies it while calls go on; a call that needs room grows
+     * the index meanwhile. The copy must still hold every key of the covered journal: growth makes
+     * a new table and leaves the one being copied whole. Here the copy is made after the growth, of
+     * the table taken before it (the longest such a copy can lag).
+     */
+    @org.junit.jupiter.api.Test
+    void aSnapshotOfTheTableTakenBeforeAGrowthHoldsEveryKeyItCovers() throws Exception {
+        LocalIntentIndex index = new LocalIntentIndex(dir, IntentTable.MIN_SLOTS);
+        Random rnd = new Random(11);
+        java.util.List<JournalRecord> journal = new java.util.ArrayList<>();
+        for (int i = 0; i < 700; i++) {
+            journal.add(record(rnd, String.format("%032x", 1000L + i), i));
+            index.apply(journal.size(), journal.get(journal.size() - 1));
+        }
+        IntentTable taken = index.currentTable();
+        int covered = journal.size();
+        for (int i = 0; i < 3000; i++) {
+            String key = String.format("%032x", 1000L + rnd.nextInt(2500));
+            journal.add(record(rnd, key, 700 + i));
+            index.apply(journal.size(), journal.get(journal.size() - 1));
+        }
+        assertThat(index.tableSlots()).as("grew after the table was taken").isGreaterThan(taken.slots);
+        IndexSnapshot.write(dir, covered, "k", taken, Map.of());
+
+        LocalIntentIndex restarted = new LocalIntentIndex(dir, IntentTable.MIN_SLOTS);
+        assertThat(restarted.loadSnapshot(dir)).isPresent();
+        Model model = new Model();
+        for (int i = 0; i < journal.size(); i++) {
+            if (i >= covered) {
+                restarted.apply(i + 1, journal.get(i));
+            }
+            model.apply(i + 1, journal.get(i));
+        }
+        assertSame(restarted, model, 2500, "after the restart");
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {0, 1})
     void tombstonesAreRehashedAwayAndTheTableShrinksBackToItsKeys(int withSnapshotBetween) throws Exception {
