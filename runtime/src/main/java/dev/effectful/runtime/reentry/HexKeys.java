@@ -11,27 +11,55 @@ final class HexKeys {
     private HexKeys() {
     }
 
-    /** True when {@code key} is exactly 32 lowercase hex digits. */
-    static boolean isTableKey(String key) {
+    /** Each ASCII character's digit value, -1 for anything but 0-9 and a-f. */
+    private static final byte[] DIGIT = new byte[128];
+
+    static {
+        java.util.Arrays.fill(DIGIT, (byte) -1);
+        for (int c = '0'; c <= '9'; c++) {
+            DIGIT[c] = (byte) (c - '0');
+        }
+        for (int c = 'a'; c <= 'f'; c++) {
+            DIGIT[c] = (byte) (c - 'a' + 10);
+        }
+    }
+
+    /**
+     * Parses a table key into {@code into[0]} (the first 16 digits) and {@code into[1]} in one pass
+     * (a call's hot path: {@code into} is a local two-long array the JIT keeps in registers).
+     * False, with {@code into} undefined, when {@code key} is not exactly 32 lowercase hex digits.
+     */
+    static boolean parse(String key, long[] into) {
         if (key.length() != DIGITS) {
             return false;
         }
-        for (int i = 0; i < DIGITS; i++) {
-            if (digit(key.charAt(i)) < 0) {
-                return false;
-            }
+        long hi = 0;
+        long lo = 0;
+        int bad = 0;
+        for (int i = 0; i < 16; i++) {
+            char a = key.charAt(i);
+            char b = key.charAt(16 + i);
+            int da = a < 128 ? DIGIT[a] : -1;
+            int db = b < 128 ? DIGIT[b] : -1;
+            bad |= da | db;
+            hi = hi << 4 | (da & 0xf);
+            lo = lo << 4 | (db & 0xf);
         }
-        return true;
+        into[0] = hi;
+        into[1] = lo;
+        return bad >= 0;
+    }
+
+    /** True when {@code key} is exactly 32 lowercase hex digits. */
+    static boolean isTableKey(String key) {
+        return parse(key, new long[2]);
     }
 
     /** The high (first 16 digits) or low half of a table key; the caller checked {@link #isTableKey}. */
     static long half(String key, int which) {
-        long v = 0;
-        int from = which * 16;
-        for (int i = from; i < from + 16; i++) {
-            v = v << 4 | digit(key.charAt(i));
-        }
-        return v;
+        long[] both = new long[2];
+        parse(key, both);
+        return both[which];
     }
 
     static String text(long hi, long lo) {

@@ -16,7 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 
 /**
  * The intent index as it stood at one journal record, on disk, so a restart replays only the
@@ -27,9 +27,10 @@ import java.util.zip.CRC32;
  * <p>Format (version 2), little-endian: magic, version, the journal index it covers and the intent
  * key of the record there (so a replaced journal is noticed), the number of table slots, the
  * entries of the index's fallback map (keys that are not 32 hex digits; each tagged, then an end
- * tag), the table's image exactly as {@link IntentTable} lays it out in memory, the counts of live
- * slots, tombstones and fallback entries, and a CRC32 of all that. A restart checks it whole and
- * then copies the image into a new table file in one piece: no object per key.
+ * tag), zeros up to a multiple of 64 bytes, the table's image exactly as {@link IntentTable} lays it
+ * out in memory, the counts of live slots, tombstones and fallback entries, and a CRC32C of all
+ * that. A restart maps the file copy-on-write, checks it whole, and uses the image in place as its
+ * table: no copy and no object per key.
  *
  * <p>Version 1 files (written before the table) are not read: the start that finds one replays
  * the whole journal once and writes a version 2 snapshot at its next checkpoint.
@@ -48,7 +49,7 @@ public final class IndexSnapshot {
     public record Covers(long lastIndex, String lastKey, int entries) {
     }
 
-    /** A snapshot read back: what it covers, its table (in a new file) and its fallback entries. */
+    /** A snapshot read back: what it covers, its table (over the mapped file) and its fallback entries. */
     record Loaded(Covers covers, IntentTable table, Map<String, IntentState> others) {
     }
 
@@ -69,7 +70,7 @@ public final class IndexSnapshot {
                       Map<String, IntentState> others) throws IOException {
         Path target = file(journalDir);
         Path tmp = journalDir.resolve(FILE_NAME + ".tmp");
-        CRC32 crc = new CRC32();
+        CRC32C crc = new CRC32C();
         ByteBuffer out = ByteBuffer.allocate(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
@@ -89,6 +90,14 @@ public final class IndexSnapshot {
                 n++;
             }
             out.put((byte) END);
+            if (out.remaining() < 64) {
+                drain(out, ch, crc);
+            }
+            // the image starts 64-byte aligned in the file, so mapped it is aligned for the table's atomic stores
+            long written = ch.position() + out.position();
+            for (long pad = (64 - written % 64) % 64; pad > 0; pad--) {
+                out.put((byte) 0);
+            }
             int live = 0;
             int tombs = 0;
             for (int i = 0; i < table.slots; i++) {
@@ -113,7 +122,7 @@ public final class IndexSnapshot {
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private static void drain(ByteBuffer out, FileChannel ch, CRC32 crc) throws IOException {
+    private static void drain(ByteBuffer out, FileChannel ch, CRC32C crc) throws IOException {
         out.flip();
         crc.update(out.duplicate());
         while (out.hasRemaining()) {
@@ -123,25 +132,27 @@ public final class IndexSnapshot {
     }
 
     /**
-     * Reads the snapshot in {@code journalDir}, its table into a new table file in {@code tableDir}
-     * (null: an unnamed temporary file). Empty when there is none or it is unusable: wrong size,
-     * checksum, magic, version (1 included), or counts.
+     * Reads the snapshot in {@code journalDir}: its table is the file's image, mapped copy-on-write.
+     * Empty when there is none or it is unusable: wrong size, checksum, magic, version (1 included),
+     * alignment or counts.
      */
-    static Optional<Loaded> read(Path journalDir, Path tableDir) throws IOException {
+    static Optional<Loaded> read(Path journalDir) throws IOException {
         Path f = file(journalDir);
         if (!Files.isRegularFile(f)) {
             return Optional.empty();
         }
         ByteBuffer buf;
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+        // opened for writing only because a copy-on-write mapping needs it: nothing is written to the file
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = ch.size();
             if (size < 40 || size > Integer.MAX_VALUE) {
                 return Optional.empty();
             }
-            buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size).order(ByteOrder.LITTLE_ENDIAN);
+            // private: the table's stores stay in this process; the file is replaced by a rename, never rewritten
+            buf = ch.map(FileChannel.MapMode.PRIVATE, 0, size).order(ByteOrder.LITTLE_ENDIAN);
         }
         // checked whole before anything is believed: a flipped phase would replay a result wrongly
-        CRC32 crc = new CRC32();
+        CRC32C crc = new CRC32C();
         crc.update(buf.duplicate().limit(buf.capacity() - 8));
         if (buf.getLong(buf.capacity() - 8) != crc.getValue()) {
             return Optional.empty();
@@ -160,6 +171,7 @@ public final class IndexSnapshot {
                 }
                 others.put(utf(buf), readState(buf));
             }
+            buf.position((buf.position() + 63) & ~63);
             long imageBytes = IntentTable.bytes(slots);
             if (Integer.bitCount(slots) != 1 || slots > IntentTable.MAX_SLOTS || buf.remaining() != imageBytes + 20) {
                 return Optional.empty();
@@ -168,12 +180,13 @@ public final class IndexSnapshot {
             buf.position(buf.position() + (int) imageBytes);
             int live = buf.getInt();
             int tombs = buf.getInt();
-            if (buf.getInt() != others.size() || !IntentTable.imageIsSound(image, slots, live, tombs)) {
+            // a slot only ever goes empty -> live -> tombstone, so a copy never counts more than the
+            // table held: below the threshold, so probing always meets an empty slot
+            if (buf.getInt() != others.size() || live < 0 || tombs < 0
+                    || (long) live + tombs >= IntentTable.threshold(slots)) {
                 return Optional.empty();
             }
-            IntentTable table = IntentTable.create(tableDir, slots, image);
-            table.live = live;
-            table.tombs = tombs;
+            IntentTable table = IntentTable.over(slots, image, live, tombs);
             return Optional.of(new Loaded(new Covers(lastIndex, lastKey, live + others.size()), table, others));
         } catch (BufferUnderflowException | IllegalArgumentException | IndexOutOfBoundsException damaged) {
             return Optional.empty();

@@ -1,23 +1,21 @@
 package dev.effectful.runtime.reentry;
 
 import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.JournalFiles;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
  * An open-addressing hash table from a table key (two longs, see {@link HexKeys}) to a packed
- * {@link IntentState}, in a file mapped into memory: the heap holds this object and nothing per key.
+ * {@link IntentState}, in a file mapped into memory (never {@code ByteBuffer.allocateDirect}, whose
+ * limit is the heap's): the heap holds this object and nothing per key.
  *
  * <p>Slot layout, {@value #SLOT} bytes, little-endian: key high and low halves; the state word
  * (bits 0-1 status: empty, live, tombstone; 2-5 phase; 6-8 effect + 1, 0 for none; 32-63 attempts);
@@ -36,7 +34,8 @@ final class IntentTable {
     /** One mapped buffer holds at most 2 GiB: 2^24 slots of 48 bytes is 768 MiB, 12.5 million keys. */
     static final int MAX_SLOTS = 1 << 24;
     static final int MIN_SLOTS = 1 << 10;
-    static final String FILE_NAME = "index.table";
+    /** Table files are named {@code index.table.*.tmp} for the instant between their creation and unlinking. */
+    static final String FILE_PREFIX = "index.table.";
 
     static final int EMPTY = 0;
     static final int LIVE = 1;
@@ -71,49 +70,45 @@ final class IntentTable {
     }
 
     /**
-     * A new table of {@code slots} (a power of two) in {@code dir} ({@value #FILE_NAME}, replacing
-     * the one there), or in an unnamed temporary file when {@code dir} is null. {@code image} fills it
-     * (a snapshot's table, exactly {@link #bytes} long), or zeros when null. The file is written
-     * through the channel before it is mapped, so a full disk is an IOException here, never a fault
-     * on a later store into the mapping.
+     * A new, empty table of {@code slots} (a power of two) in a file created in {@code dir} (null:
+     * the temporary directory) and unlinked at once: the mapping outlives the name, so nothing is
+     * left behind whatever ends the process, and no start ever has an old table to delete. The file
+     * is written through the channel before it is mapped, so a full disk is an IOException here,
+     * never a fault on a later store into the mapping.
      */
-    static IntentTable create(Path dir, int slots, ByteBuffer image) throws IOException {
+    static IntentTable create(Path dir, int slots) throws IOException {
         if (Integer.bitCount(slots) != 1 || slots > MAX_SLOTS) {
             throw new IllegalArgumentException("slots " + slots);
         }
-        Path file = dir == null ? Files.createTempFile("effectful-index", ".table") : dir.resolve(FILE_NAME + ".next");
-        MappedByteBuffer mapped;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            JournalFiles.ownerOnly(file);
-            fill(ch, bytes(slots), image);
-            mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes(slots));
+        // createTempFile makes it owner-only (rw-------) where the file system has POSIX modes
+        Path file = dir == null ? Files.createTempFile(FILE_PREFIX, ".tmp") : Files.createTempFile(dir, FILE_PREFIX, ".tmp");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try {
+                Files.delete(file);
+            } catch (IOException notOnThisFileSystem) {
+                file.toFile().deleteOnExit();
+            }
+            zeros(ch, bytes(slots));
+            return new IntentTable(slots, ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes(slots)));
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
         }
-        if (dir == null) {
-            // the mapping outlives the name: nothing is left behind, whatever ends the process
-            try {
-                Files.delete(file);
-            } catch (IOException e) {
-                file.toFile().deleteOnExit();
-            }
-        } else {
-            // a new file each time: a process that lost the journal keeps writing its own, not ours
-            Files.move(file, dir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        }
-        return new IntentTable(slots, mapped);
     }
 
-    private static void fill(FileChannel ch, long size, ByteBuffer image) throws IOException {
-        if (image != null) {
-            ByteBuffer src = image.duplicate();
-            while (src.hasRemaining()) {
-                ch.write(src);
-            }
-            return;
-        }
+    /**
+     * A table over a snapshot's image: {@code image} is a slice of the snapshot file mapped
+     * copy-on-write ({@link FileChannel.MapMode#PRIVATE}), so a restart neither copies nor rewrites
+     * it, and this process's stores never reach the file. Its checksum and counts were checked.
+     */
+    static IntentTable over(int slots, ByteBuffer image, int live, int tombs) {
+        IntentTable t = new IntentTable(slots, image);
+        t.live = live;
+        t.tombs = tombs;
+        return t;
+    }
+
+    private static void zeros(FileChannel ch, long size) throws IOException {
         ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(size, 1 << 20));
         for (long at = 0; at < size; ) {
             zeros.clear().limit((int) Math.min(zeros.capacity(), size - at));
@@ -168,7 +163,10 @@ final class IntentTable {
      */
     void insert(long hi, long lo, IntentState s) {
         int i = home(hi, lo, mask);
-        while (status(word((long) i * SLOT)) != EMPTY) {
+        for (int n = 0; status(word((long) i * SLOT)) != EMPTY; n++) {
+            if (n == slots) {
+                throw new IllegalStateException("index table full"); // hasRoomForOneMore keeps it from happening
+            }
             i = (i + 1) & mask;
         }
         int at = i * SLOT;
@@ -286,34 +284,6 @@ final class IntentTable {
         }
         out.position(o + SLOT);
         return status;
-    }
-
-    /**
-     * Checks a table image read from a snapshot, whose checksum already matched: every status is
-     * known and the counts are what its writer counted. Returns false for anything else.
-     */
-    static boolean imageIsSound(ByteBuffer image, int slots, int live, int tombs) {
-        ByteBuffer b = image.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        int l = 0;
-        int t = 0;
-        int empty = 0;
-        for (int i = 0; i < slots; i++) {
-            long w = b.getLong(i * SLOT + WORD);
-            switch (status(w)) {
-                case LIVE -> {
-                    if (((w >>> 2) & 15) >= PHASES.length || ((w >>> 6) & 7) > EFFECTS.length) {
-                        return false;
-                    }
-                    l++;
-                }
-                case TOMB -> t++;
-                case EMPTY -> empty++;
-                default -> {
-                    return false;
-                }
-            }
-        }
-        return l == live && t == tombs && empty > 0;
     }
 
     private long word(long at) {

@@ -12,10 +12,11 @@ import java.util.concurrent.locks.StampedLock;
 /**
  * The default store: intent key to state, rebuilt from the local journal (or loaded from its
  * snapshot and caught up). Our keys (32 hex digits) live in an {@link IntentTable}, a file mapped
- * into memory ({@value IntentTable#FILE_NAME} in the journal directory for the engine's index, an
- * unnamed temporary file for any other), so the heap does not grow with the keys remembered; any
- * other key text, and keys beyond the table's largest size or when no table file can be made, live
- * in a small map on the heap.
+ * into memory (made in the journal directory for the engine's index, in the temporary directory for
+ * any other, and unlinked at once; after a restart, the snapshot's own file mapped copy-on-write
+ * until the table first grows), so the heap does not grow with the keys remembered; any other key
+ * text, and keys beyond the table's largest size or when no table file can be made, live in a small
+ * map on the heap.
  *
  * <p>Threads: writers ({@link #apply}, {@link #forgetOlderThan}, growth) take one write lock, so a
  * table has one writer at a time; {@link #get} reads without locking and validates that no write
@@ -45,14 +46,14 @@ public final class LocalIntentIndex implements IntentStore {
         this.table = newTable(slots);
     }
 
-    /** The engine's index, its table in {@code journalDir} (the journal's writer lock keeps it ours). */
+    /** The engine's index, its table files made in {@code journalDir}: the journal's own file system. */
     public static LocalIntentIndex inDirectory(Path journalDir) {
         return new LocalIntentIndex(journalDir, IntentTable.MIN_SLOTS);
     }
 
     private IntentTable newTable(int slots) {
         try {
-            return IntentTable.create(tableDir, slots, null);
+            return IntentTable.create(tableDir, slots);
         } catch (IOException | RuntimeException e) {
             AgentLog.warnOnce("index-table", "effectful could not make its index table file in "
                     + (tableDir == null ? "the temporary directory" : tableDir) + " (" + e
@@ -67,11 +68,12 @@ public final class LocalIntentIndex implements IntentStore {
     }
 
     private IntentState lookup(String key) {
-        if (!HexKeys.isTableKey(key)) {
+        long[] parsed = new long[2];
+        if (!HexKeys.parse(key, parsed)) {
             return others.get(key);
         }
-        long hi = HexKeys.half(key, 0);
-        long lo = HexKeys.half(key, 1);
+        long hi = parsed[0];
+        long lo = parsed[1];
         long stamp = lock.tryOptimisticRead();
         if (stamp != 0) {
             IntentState s = inTable(table, hi, lo);
@@ -109,7 +111,8 @@ public final class LocalIntentIndex implements IntentStore {
             return;
         }
         boolean agesOnly = StateTransitions.agesOnly(record);
-        if (!HexKeys.isTableKey(key)) {
+        long[] parsed = new long[2];
+        if (!HexKeys.parse(key, parsed)) {
             if (agesOnly) {
                 others.computeIfPresent(key, (k, s) -> StateTransitions.next(s, index, record));
             } else {
@@ -117,8 +120,8 @@ public final class LocalIntentIndex implements IntentStore {
             }
             return;
         }
-        long hi = HexKeys.half(key, 0);
-        long lo = HexKeys.half(key, 1);
+        long hi = parsed[0];
+        long lo = parsed[1];
         long stamp = lock.writeLock();
         try {
             IntentTable t = table;
@@ -163,7 +166,7 @@ public final class LocalIntentIndex implements IntentStore {
         }
         IntentTable bigger;
         try {
-            bigger = IntentTable.create(tableDir, slots, null);
+            bigger = IntentTable.create(tableDir, slots);
         } catch (IOException | RuntimeException e) {
             AgentLog.warnOnce("index-grow", "effectful could not grow its index table (" + e
                     + "); further intents are remembered on the heap");
@@ -237,7 +240,7 @@ public final class LocalIntentIndex implements IntentStore {
         clear();
         Optional<IndexSnapshot.Loaded> loaded;
         try {
-            loaded = IndexSnapshot.read(journalDir, tableDir);
+            loaded = IndexSnapshot.read(journalDir);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

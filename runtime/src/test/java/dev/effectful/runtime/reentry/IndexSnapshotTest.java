@@ -25,7 +25,7 @@ class IndexSnapshotTest {
 
     /** A table with every phase and effect, some slots forgotten, and two keys that are not ours. */
     private void sample() throws Exception {
-        table = IntentTable.create(null, 2048, null);
+        table = IntentTable.create(null, 2048);
         for (int i = 0; i < 1000; i++) {
             String key = String.format("%032x", i * 7919L);
             Phase phase = Phase.values()[i % Phase.values().length];
@@ -51,7 +51,7 @@ class IndexSnapshotTest {
     void everyStateReadsBackExactlyWithWhatTheSnapshotCovers() throws Exception {
         sample();
         IndexSnapshot.write(dir, 0x1234L, "k-last", table, others);
-        var loaded = IndexSnapshot.read(dir, null).orElseThrow();
+        var loaded = IndexSnapshot.read(dir).orElseThrow();
         assertThat(loaded.covers().lastIndex()).isEqualTo(0x1234L);
         assertThat(loaded.covers().lastKey()).isEqualTo("k-last");
         assertThat(loaded.covers().entries()).isEqualTo(states.size() + others.size());
@@ -83,20 +83,20 @@ class IndexSnapshotTest {
                 raf.seek(at);
                 raf.write(b ^ 0x10);
             }
-            assertThat(IndexSnapshot.read(dir, null)).as("flipped at %d", at).isEmpty();
+            assertThat(IndexSnapshot.read(dir)).as("flipped at %d", at).isEmpty();
         }
     }
 
     @Test
     void aTruncatedOrMissingSnapshotIsNone() throws Exception {
-        assertThat(IndexSnapshot.read(dir, null)).isEmpty();
+        assertThat(IndexSnapshot.read(dir)).isEmpty();
         sample();
         write();
         Path f = IndexSnapshot.file(dir);
         try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
             raf.setLength(Files.size(f) / 3);
         }
-        assertThat(IndexSnapshot.read(dir, null)).isEmpty();
+        assertThat(IndexSnapshot.read(dir)).isEmpty();
     }
 
     @Test

@@ -133,7 +133,12 @@ class LocalIntentIndexModelTest {
         }
         assertSame(index, model, pool, "at the end");
         assertThat(maxSlots).as("the table grew from its smallest size").isGreaterThanOrEqualTo(IntentTable.MIN_SLOTS * 4);
-        assertThat(Files.getPosixFilePermissions(journalDir.resolve(IntentTable.FILE_NAME)))
+        try (var files = Files.list(journalDir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .as("table files are unlinked once mapped: nothing but the snapshot is left")
+                    .containsExactly(IndexSnapshot.FILE_NAME);
+        }
+        assertThat(Files.getPosixFilePermissions(IndexSnapshot.file(journalDir)))
                 .isEqualTo(PosixFilePermissions.fromString("rw-------"));
     }
 
