@@ -55,7 +55,7 @@ public final class EngineFactory {
     }
 
     private static CallEngine build(EffectfulConfig config, boolean lockHeldThrows) throws JournalLock.JournalLockedException {
-        LocalIntentIndex store = new LocalIntentIndex();
+        LocalIntentIndex store = null;
         JournalAccess access;
         Fingerprinter fingerprinter;
         // the threads started here belong to the engine, which stops them when it is closed
@@ -67,6 +67,8 @@ public final class EngineFactory {
                 AgentLog.errorOnce("journal-damage:" + line, line, null);
             }
             long started = System.nanoTime();
+            // its table is a file beside the journal, which the journal's writer lock keeps ours
+            store = LocalIntentIndex.inDirectory(journal.directory());
             long replayed = rebuild(journal, store);
             // at start, then periodically: forget expired keys and delete the cycle files nothing needs
             RetentionSweeper sweeper = new RetentionSweeper(journal, store, config.retention(),
@@ -91,6 +93,9 @@ public final class EngineFactory {
         } catch (IOException | RuntimeException e) {
             access = unavailable(config, e);
             fingerprinter = ephemeralFingerprinter();
+        }
+        if (store == null) {
+            store = new LocalIntentIndex(); // no journal: calls are refused, READ calls still number attempts
         }
         Classifier classifier = Classifier.defaults();
         if (config.classifierFile().isPresent()) {

@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
  * it does not cover (checked every {@link #PERIOD_SECONDS} s, and once soon after start).
  *
  * <p>Consistency: the snapshot says "everything up to journal index N". N is read while no record
- * is between the journal and the index ({@link JournalAccess#settledLastIndex}); the map is then
- * written while calls go on, so it may also hold records after N. Replaying those again on restart
- * is harmless: every field of a state is set by the last record that sets it, or is a maximum.
+ * is between the journal and the index ({@link JournalAccess#settledLastIndex}); the index's table is
+ * then copied while calls go on, so it may also hold records after N, even a slot whose fields come
+ * from two records. Replaying those again on restart is harmless: every field of a state is set by
+ * the last record that sets it, or is a maximum (see {@code IntentTable.copySlot}).
  */
 final class IndexCheckpoints implements AutoCloseable {
 
@@ -83,7 +84,8 @@ final class IndexCheckpoints implements AutoCloseable {
             return; // not one of ours: nothing to check a restart against
         }
         index.writeSnapshot(journal.directory(), last, lastKey);
-        AgentLog.debug("effectful index snapshot: " + index.size() + " intents up to " + Long.toHexString(last)
+        AgentLog.debug("effectful index snapshot: " + index.size() + " intents (" + index.tableSlots()
+                + " table slots) up to " + Long.toHexString(last)
                 + " in " + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 

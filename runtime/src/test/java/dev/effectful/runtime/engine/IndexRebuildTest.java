@@ -138,6 +138,80 @@ class IndexRebuildTest {
         assertSameKnowledge(rebuilt, fullReplay(dir), keys);
     }
 
+    /** Our keys: 32 hex digits, the ones the table holds. */
+    private static String tableKey(int i) {
+        return String.format("%032x", 0x5deece66dL * (i + 1));
+    }
+
+    @Test
+    void snapshotsTakenWhileTheTableGrowsUnderThreeWritersStillLoseNothing() throws Exception {
+        Path dir = tmp.resolve("j");
+        int perWriter = 12_000;
+        int writersCount = 3;
+        int keys = perWriter * writersCount;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            JournalAccess access = JournalAccess.of(journal);
+            LocalIntentIndex live = LocalIntentIndex.inDirectory(dir);
+            IndexCheckpoints checkpoints = new IndexCheckpoints(journal, access, live, 0);
+            List<Thread> writers = new ArrayList<>();
+            for (int t = 0; t < writersCount; t++) {
+                int me = t;
+                Thread w = new Thread(() -> {
+                    Random rnd = new Random(me);
+                    for (int n = 0; n < 40_000; n++) {
+                        // new keys keep arriving (the table grows from its smallest size while snapshots
+                        // are copied), old ones are written again; each key by one thread only
+                        int reach = Math.min(perWriter, 1 + n / 3);
+                        int k = writersCount * rnd.nextInt(reach) + me;
+                        access.appendAndApply(step(rnd, tableKey(k), 1 + n / 10_000, n), live);
+                    }
+                });
+                writers.add(w);
+                w.start();
+            }
+            int snapshots = 0;
+            while (writers.stream().anyMatch(Thread::isAlive)) {
+                int slotsBefore = live.tableSlots();
+                checkpoints.writeNow();
+                snapshots++;
+                if (live.tableSlots() != slotsBefore) {
+                    // the table grew during this checkpoint (before its copy began, or while it was made)
+                    Files.copy(IndexSnapshot.file(dir), tmp.resolve("grew-" + snapshots));
+                }
+            }
+            for (Thread w : writers) {
+                w.join(120_000);
+            }
+            checkpoints.close();
+            assertThat(snapshots).as("snapshots written while the writers ran").isGreaterThan(2);
+            Files.copy(IndexSnapshot.file(dir), tmp.resolve("last"));
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("no table file is left behind")
+                    .noneMatch(n -> n.startsWith("index.table"));
+        }
+        LocalIntentIndex full = fullReplay(dir);
+        List<Path> saved;
+        try (var list = Files.list(tmp)) {
+            saved = list.filter(p -> p.getFileName().toString().startsWith("grew-") || p.endsWith("last")).toList();
+        }
+        assertThat(saved).as("snapshots copied while the table grew, and the last").hasSizeGreaterThan(1);
+        for (Path snapshot : saved) {
+            Files.copy(snapshot, IndexSnapshot.file(dir), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            LocalIntentIndex rebuilt = LocalIntentIndex.inDirectory(dir);
+            long replayed;
+            try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+                replayed = EngineFactory.rebuild(journal, rebuilt);
+            }
+            assertThat(replayed).as("%s was used", snapshot.getFileName()).isLessThan(120_000);
+            assertThat(rebuilt.size()).as("from %s", snapshot.getFileName()).isEqualTo(full.size());
+            for (int i = 0; i < keys; i++) {
+                assertThat(rebuilt.get(tableKey(i))).as("key %d from %s", i, snapshot.getFileName())
+                        .isEqualTo(full.get(tableKey(i)));
+            }
+        }
+    }
+
     @Test
     void aSnapshotFromAnotherJournalIsIgnoredAndTheWholeJournalReplayed() throws Exception {
         Path a = tmp.resolve("a");

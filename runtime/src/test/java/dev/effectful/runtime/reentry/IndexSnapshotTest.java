@@ -4,6 +4,7 @@ import dev.effectful.runtime.journal.Effect;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.DataOutputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,64 +19,100 @@ class IndexSnapshotTest {
     @TempDir
     Path dir;
 
-    private static Map<String, IntentState> sample() {
-        Map<String, IntentState> m = new HashMap<>();
+    private final Map<String, IntentState> states = new HashMap<>();
+    private final Map<String, IntentState> others = new HashMap<>();
+    private IntentTable table;
+
+    /** A table with every phase and effect, some slots forgotten, and two keys that are not ours. */
+    private void sample() throws Exception {
+        table = IntentTable.create(null, 2048);
         for (int i = 0; i < 1000; i++) {
-            String key = String.format("%064x", i * 7919L);
+            String key = String.format("%032x", i * 7919L);
             Phase phase = Phase.values()[i % Phase.values().length];
-            m.put(key, new IntentState(phase, 1 + i % 3, i % 4 == 0 ? null : Effect.YES, i * 10L, i % 2 == 0 ? -1 : i,
-                    1_764_000_000_000L + i));
+            Effect effect = i % 5 == 0 ? null : Effect.values()[i % 4];
+            IntentState s = new IntentState(phase, 1 + i % 3, effect, i * 10L, i % 2 == 0 ? -1 : i, 1_764_000_000_000L + i);
+            table.insert(HexKeys.half(key, 0), HexKeys.half(key, 1), s);
+            states.put(key, s);
         }
-        m.put("not-a-hex-key: keyable create #3", new IntentState(Phase.UNKNOWN, 2, Effect.UNKNOWN, 0, -1, 5L));
-        m.put("ABCDEF" + "0".repeat(58), new IntentState(Phase.OK, 1, Effect.YES, 0, 77, 6L));
-        return m;
+        for (int i = 0; i < 1000; i += 10) {
+            String key = String.format("%032x", i * 7919L);
+            table.remove(table.find(HexKeys.half(key, 0), HexKeys.half(key, 1)));
+            states.remove(key);
+        }
+        others.put("not-a-hex-key: keyable create #3", new IntentState(Phase.UNKNOWN, 2, Effect.UNKNOWN, 0, -1, 5L));
+        others.put("ABCDEF" + "0".repeat(26), new IntentState(Phase.OK, 1, Effect.YES, 0, 77, 6L));
+    }
+
+    private void write() throws Exception {
+        IndexSnapshot.write(dir, 9L, "k", table, others);
     }
 
     @Test
     void everyStateReadsBackExactlyWithWhatTheSnapshotCovers() throws Exception {
-        Map<String, IntentState> states = sample();
-        IndexSnapshot.write(dir, 0x1234L, "k-last", states);
-        Map<String, IntentState> back = new HashMap<>();
-        var covers = IndexSnapshot.read(dir, back);
-        assertThat(covers).hasValueSatisfying(c -> {
-            assertThat(c.lastIndex()).isEqualTo(0x1234L);
-            assertThat(c.lastKey()).isEqualTo("k-last");
-            assertThat(c.entries()).isEqualTo(states.size());
-        });
-        assertThat(back).isEqualTo(states);
+        sample();
+        IndexSnapshot.write(dir, 0x1234L, "k-last", table, others);
+        var loaded = IndexSnapshot.read(dir).orElseThrow();
+        assertThat(loaded.covers().lastIndex()).isEqualTo(0x1234L);
+        assertThat(loaded.covers().lastKey()).isEqualTo("k-last");
+        assertThat(loaded.covers().entries()).isEqualTo(states.size() + others.size());
+        assertThat(loaded.others()).isEqualTo(others);
+        assertThat(loaded.table().live).isEqualTo(states.size());
+        assertThat(loaded.table().tombs).isEqualTo(100);
+        for (Map.Entry<String, IntentState> e : states.entrySet()) {
+            int slot = loaded.table().find(HexKeys.half(e.getKey(), 0), HexKeys.half(e.getKey(), 1));
+            assertThat(loaded.table().state(slot)).isEqualTo(e.getValue());
+        }
+        assertThat(loaded.table().find(HexKeys.half(String.format("%032x", 0), 0), 0)).as("forgotten").isEqualTo(-1);
         assertThat(Files.getPosixFilePermissions(IndexSnapshot.file(dir)))
                 .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        // a bulk image: about a table's bytes per slot and nothing per entry beyond it
+        assertThat(Files.size(IndexSnapshot.file(dir))).isLessThan(2048L * IntentTable.SLOT + 300);
     }
 
     @Test
     void aSingleFlippedByteAnywhereMeansNoSnapshotRatherThanAWrongOne() throws Exception {
-        IndexSnapshot.write(dir, 9L, "k", sample());
+        sample();
+        write();
         Path f = IndexSnapshot.file(dir);
         long size = Files.size(f);
-        for (long at : new long[] {0, 20, size / 2, size - 12, size - 1}) {
-            IndexSnapshot.write(dir, 9L, "k", sample());
+        for (long at : new long[] {0, 5, 20, 40, size / 3, size / 2, size - 21, size - 12, size - 1}) {
+            write();
             try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
                 raf.seek(at);
                 int b = raf.read();
                 raf.seek(at);
                 raf.write(b ^ 0x10);
             }
-            Map<String, IntentState> back = new HashMap<>();
-            assertThat(IndexSnapshot.read(dir, back)).as("flipped at %d", at).isEmpty();
-            assertThat(back).isEmpty();
+            assertThat(IndexSnapshot.read(dir)).as("flipped at %d", at).isEmpty();
         }
     }
 
     @Test
     void aTruncatedOrMissingSnapshotIsNone() throws Exception {
-        Map<String, IntentState> back = new HashMap<>();
-        assertThat(IndexSnapshot.read(dir, back)).isEmpty();
-        IndexSnapshot.write(dir, 9L, "k", sample());
+        assertThat(IndexSnapshot.read(dir)).isEmpty();
+        sample();
+        write();
         Path f = IndexSnapshot.file(dir);
         try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
             raf.setLength(Files.size(f) / 3);
         }
-        assertThat(IndexSnapshot.read(dir, back)).isEmpty();
-        assertThat(back).isEmpty();
+        assertThat(IndexSnapshot.read(dir)).isEmpty();
+    }
+
+    @Test
+    void aVersionOneSnapshotIsIgnoredSoTheStartReplaysTheWholeJournal() throws Exception {
+        // the header of the format before the table: magic, version 1, then per-entry records
+        try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(IndexSnapshot.file(dir)))) {
+            out.writeInt(0x45464958);
+            out.writeInt(1);
+            out.writeLong(9L);
+            out.writeUTF("k");
+            out.writeByte(2);
+            out.writeInt(0);
+            out.write(new byte[64]);
+        }
+        LocalIntentIndex index = new LocalIntentIndex();
+        assertThat(index.loadSnapshot(dir)).isEmpty();
+        assertThat(index.size()).isZero();
     }
 }
