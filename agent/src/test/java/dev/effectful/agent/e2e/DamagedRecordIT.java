@@ -50,7 +50,7 @@ class DamagedRecordIT {
         int at;
         if (inKey) {
             int t = text.indexOf("t-dmg");
-            at = findHexKey(text, t) + 5;
+            at = findKey(text, t) + 5;
         } else {
             at = text.indexOf("\"p-1\"") + 1; // the arguments {"id":"p-1"}: only intent records carry them
         }
@@ -59,11 +59,14 @@ class DamagedRecordIT {
         Files.write(file, b);
     }
 
-    /** The first run of 32 lower-case hex digits after {@code from}: the intent key. */
-    private static int findHexKey(String text, int from) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[0-9a-f]{32}").matcher(text);
-        assertThat(m.find(from)).isTrue();
-        return m.start();
+    /**
+     * Where the first intent key after {@code from} starts: field 6 ({@code 0xBA 0x06}), on disk as its
+     * 128 bits since issue 21 (the wire's UUID code {@code 0xA0}, then 16 bytes).
+     */
+    private static int findKey(String text, int from) {
+        int at = text.indexOf("\u00ba\u0006\u00a0", from);
+        assertThat(at).isGreaterThan(from);
+        return at + 3;
     }
 
     @Test

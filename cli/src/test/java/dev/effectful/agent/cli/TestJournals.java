@@ -35,20 +35,29 @@ final class TestJournals {
      */
     static void writeScenario(Path dir) throws IOException {
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
-            j.append(intent("ord-1", "send_email", "send", K_OK, 1, T0, "{\"to\":\"a@example.com\",\"subject\":\"hi\"}"));
-            j.append(outcome("ord-1", "send_email", "send", K_OK, 1, T0 + 10, "ok", "yes", "{\"id\":\"m-1\"}", 120L));
-            j.append(JournalRecord.of(RecordType.DEDUP).task("ord-1").call("send_email").kind(Kind.SEND).intentKey(K_OK)
-                    .started(T0 + 500).outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
-            j.append(intent("ord-1", "charge", "money", K_RETRY, 1, T0 + 600, "{\"amount\":12}"));
-            j.append(outcome("ord-1", "charge", "money", K_RETRY, 1, T0 + 610, "retryable", "no", null, 30L));
-            j.append(intent("ord-2", "create_order", "create", K_CRASH, 1, T0 + 1000,
-                    "{\"sku\":\"X-1\",\"card\":\"hmac:9f2c…\"}"));
-            j.append(intent("ord-2", "send_sms", "send", K_UNKNOWN, 2, T0 + 2000, "{\"to\":\"+100\"}"));
-            j.append(outcome("ord-2", "send_sms", "send", K_UNKNOWN, 2, T0 + 2100, "unknown", "unknown", null, 8100L));
-            j.append(intent("ord-2", "pay", "money", K_PROBE_FAILED, 1, T0 + 3000, "{\"amount\":5}"));
-            j.append(JournalRecord.of(RecordType.PROBE).task("ord-2").call("pay").kind(Kind.MONEY).intentKey(K_PROBE_FAILED)
-                    .started(T0 + 3100).probe(ProbeResult.FAILED).message("probe threw IOException").build());
+            for (JournalRecord r : scenario()) {
+                j.append(r);
+            }
         }
+    }
+
+    /** The records of {@link #writeScenario}, in order. */
+    static java.util.List<JournalRecord> scenario() {
+        java.util.List<JournalRecord> j = new java.util.ArrayList<>();
+        j.add(intent("ord-1", "send_email", "send", K_OK, 1, T0, "{\"to\":\"a@example.com\",\"subject\":\"hi\"}"));
+        j.add(outcome("ord-1", "send_email", "send", K_OK, 1, T0 + 10, "ok", "yes", "{\"id\":\"m-1\"}", 120L));
+        j.add(JournalRecord.of(RecordType.DEDUP).task("ord-1").call("send_email").kind(Kind.SEND).intentKey(K_OK)
+                .started(T0 + 500).outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
+        j.add(intent("ord-1", "charge", "money", K_RETRY, 1, T0 + 600, "{\"amount\":12}"));
+        j.add(outcome("ord-1", "charge", "money", K_RETRY, 1, T0 + 610, "retryable", "no", null, 30L));
+        j.add(intent("ord-2", "create_order", "create", K_CRASH, 1, T0 + 1000,
+                "{\"sku\":\"X-1\",\"card\":\"hmac:9f2c…\"}"));
+        j.add(intent("ord-2", "send_sms", "send", K_UNKNOWN, 2, T0 + 2000, "{\"to\":\"+100\"}"));
+        j.add(outcome("ord-2", "send_sms", "send", K_UNKNOWN, 2, T0 + 2100, "unknown", "unknown", null, 8100L));
+        j.add(intent("ord-2", "pay", "money", K_PROBE_FAILED, 1, T0 + 3000, "{\"amount\":5}"));
+        j.add(JournalRecord.of(RecordType.PROBE).task("ord-2").call("pay").kind(Kind.MONEY).intentKey(K_PROBE_FAILED)
+                .started(T0 + 3100).probe(ProbeResult.FAILED).message("probe threw IOException").build());
+        return j;
     }
 
     /** Writes the scenario to args[0]: for tests that need a journal but run without Chronicle's JVM flags. */

@@ -1,6 +1,7 @@
 package dev.effectful.runtime.journal;
 
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.wire.BinaryWireCode;
 import net.openhft.chronicle.wire.ValueIn;
 import net.openhft.chronicle.wire.WireIn;
 import net.openhft.chronicle.wire.WireOut;
@@ -13,6 +14,12 @@ import net.openhft.chronicle.wire.WireOut;
  * <p>On disk each field is a small number ({@link Field#id}), not its name: names were ~40% of
  * every record. The numbers are part of the journal format: never renumber one, only add. Names
  * are still read, so journals written before the numbers stay readable.
+ *
+ * <p>Issue 21 made the values smaller too; each reader still takes the older shape, told apart by the
+ * wire's own type code: a 32-hex-digit intent key is its 128 bits ({@link HexKeys}, the wire's UUID),
+ * an attempt id that {@link AttemptIds#of} makes of the record's task, key and attempt is the wire's
+ * {@code true} (rebuilt on reading), the closed words are one-byte codes ({@link Codes}), and a
+ * dedup record carries no pid or thread. Everything above the codec sees the same text as before.
  *
  * <p>Every record ends in two checksums (CRC32C), both fixed-width so a reader finds the last one
  * at a known place without decoding: {@code identity} over the record's type, task, intent key and
@@ -97,28 +104,39 @@ public final class RecordCodec {
     }
 
     private static void writeFields(JournalRecord r, WireOut w) {
-        w.writeEventId(Field.TYPE.id).text(r.type().word());
+        word(w, Field.TYPE, r.type());
         text(w, Field.TASK, r.task());
         text(w, Field.ACTOR, r.actor());
         text(w, Field.CALL, r.call());
-        text(w, Field.KIND, r.kind() == null ? null : r.kind().word());
-        text(w, Field.INTENT_KEY, r.intentKey());
+        word(w, Field.KIND, r.kind());
+        String key = r.intentKey();
+        if (HexKeys.isKey(key)) {
+            w.writeEventId(Field.INTENT_KEY.id).uuid(new java.util.UUID(HexKeys.high(key), HexKeys.low(key)));
+        } else {
+            text(w, Field.INTENT_KEY, key);
+        }
         if (r.attempt() != 0) {
             w.writeEventId(Field.ATTEMPT.id).int32(r.attempt());
         }
-        text(w, Field.ATTEMPT_ID, r.attemptId());
+        if (attemptIdDerived(r)) {
+            w.writeEventId(Field.ATTEMPT_ID.id).bool(true);
+        } else {
+            text(w, Field.ATTEMPT_ID, r.attemptId());
+        }
         w.writeEventId(Field.STARTED.id).int64(r.started());
         number(w, Field.BUDGET_LEFT_S, r.budgetLeftS());
         text(w, Field.ARGS, r.args());
-        text(w, Field.OUTCOME, r.outcome() == null ? null : r.outcome().word());
-        text(w, Field.EFFECT_APPLIED, r.effectApplied() == null ? null : r.effectApplied().word());
+        word(w, Field.OUTCOME, r.outcome());
+        word(w, Field.EFFECT_APPLIED, r.effectApplied());
         number(w, Field.RETRY_AFTER_S, r.retryAfterS());
         number(w, Field.DEADLINE_LEFT_S, r.deadlineLeftS());
         text(w, Field.MESSAGE, r.message());
         text(w, Field.RESULT, r.result());
-        text(w, Field.PROBE, r.probe() == null ? null : r.probe().word());
-        w.writeEventId(Field.PID.id).int64(r.pid());
-        text(w, Field.THREAD, r.thread());
+        word(w, Field.PROBE, r.probe());
+        if (!omitsWriter(r)) {
+            w.writeEventId(Field.PID.id).int64(r.pid());
+            text(w, Field.THREAD, r.thread());
+        }
         number(w, Field.DURATION_MS, r.durationMs());
         text(w, Field.ITEM, r.item());
         text(w, Field.REENTRY, r.reentry());
@@ -256,6 +274,11 @@ public final class RecordCodec {
     private static JournalRecord read(WireIn w, boolean lean, boolean summary, int[] identity) {
         StringBuilder name = new StringBuilder(16);
         JournalRecord.Builder b = null;
+        // what a derived attempt id is made of (written before it: task, key and attempt come first)
+        String task = null;
+        String key = null;
+        int attempt = 0;
+        boolean derivedAttemptId = false;
         // type is always written first; anything before it means this is not our record
         long at = -1;
         while (w.hasMore()) {
@@ -280,7 +303,7 @@ public final class RecordCodec {
                 if (field != Field.TYPE) {
                     return null;
                 }
-                RecordType type = RecordType.ofWord(in.text()).orElse(null);
+                RecordType type = isCode(w) ? Codes.type(in.int32()) : RecordType.ofWord(in.text()).orElse(null);
                 if (type == null) {
                     return null;
                 }
@@ -302,13 +325,13 @@ public final class RecordCodec {
             }
             if (lean) {
                 switch (field) {
-                    case INTENT_KEY -> b.intentKey(in.text());
+                    case INTENT_KEY -> b.intentKey(key(w, in));
                     case ATTEMPT -> b.attempt(in.int32());
                     case STARTED -> b.started(in.int64());
-                    case OUTCOME -> b.outcome(OutcomeWord.fromWord(in.text()));
-                    case EFFECT_APPLIED -> b.effectApplied(Effect.fromWord(in.text()));
+                    case OUTCOME -> b.outcome(isCode(w) ? Codes.outcome(in.int32()) : OutcomeWord.fromWord(in.text()));
+                    case EFFECT_APPLIED -> b.effectApplied(isCode(w) ? Codes.effect(in.int32()) : Effect.fromWord(in.text()));
                     case RETRY_AFTER_S -> b.retryAfterS(in.int64());
-                    case PROBE -> b.probe(ProbeResult.fromWord(in.text()));
+                    case PROBE -> b.probe(isCode(w) ? Codes.probe(in.int32()) : ProbeResult.fromWord(in.text()));
                     case DURATION_MS -> b.durationMs(in.int64());
                     case RESULT -> {
                         in.skipValue();
@@ -335,23 +358,30 @@ public final class RecordCodec {
                 }
             }
             switch (field) {
-                case TASK -> b.task(in.text());
+                case TASK -> b.task(task = in.text());
                 case ACTOR -> b.actor(in.text());
                 case CALL -> b.call(in.text());
-                case KIND -> b.kind(Kind.fromWord(in.text()));
-                case INTENT_KEY -> b.intentKey(in.text());
-                case ATTEMPT -> b.attempt(in.int32());
-                case ATTEMPT_ID -> b.attemptId(in.text());
+                case KIND -> b.kind(isCode(w) ? Codes.kind(in.int32()) : Kind.fromWord(in.text()));
+                case INTENT_KEY -> b.intentKey(key = key(w, in));
+                case ATTEMPT -> b.attempt(attempt = in.int32());
+                case ATTEMPT_ID -> {
+                    if (w.bytes().peekUnsignedByte() == BinaryWireCode.TRUE) {
+                        in.skipValue();
+                        derivedAttemptId = true;
+                    } else {
+                        b.attemptId(in.text());
+                    }
+                }
                 case STARTED -> b.started(in.int64());
                 case BUDGET_LEFT_S -> b.budgetLeftS(in.int64());
                 case ARGS -> b.args(in.text());
-                case OUTCOME -> b.outcome(OutcomeWord.fromWord(in.text()));
-                case EFFECT_APPLIED -> b.effectApplied(Effect.fromWord(in.text()));
+                case OUTCOME -> b.outcome(isCode(w) ? Codes.outcome(in.int32()) : OutcomeWord.fromWord(in.text()));
+                case EFFECT_APPLIED -> b.effectApplied(isCode(w) ? Codes.effect(in.int32()) : Effect.fromWord(in.text()));
                 case RETRY_AFTER_S -> b.retryAfterS(in.int64());
                 case DEADLINE_LEFT_S -> b.deadlineLeftS(in.int64());
                 case MESSAGE -> b.message(in.text());
                 case RESULT -> b.result(in.text());
-                case PROBE -> b.probe(ProbeResult.fromWord(in.text()));
+                case PROBE -> b.probe(isCode(w) ? Codes.probe(in.int32()) : ProbeResult.fromWord(in.text()));
                 case PID -> b.pid(in.int64());
                 case THREAD -> b.thread(in.text());
                 case DURATION_MS -> b.durationMs(in.int64());
@@ -360,7 +390,24 @@ public final class RecordCodec {
                 default -> in.skipValue();
             }
         }
+        if (b != null && derivedAttemptId && task != null && key != null && key.length() >= 8) {
+            b.attemptId(AttemptIds.of(task, key, attempt));
+        }
         return b == null ? null : b.build();
+    }
+
+    /** The value at the read position is a one-byte code (a small number), not a word. */
+    private static boolean isCode(WireIn w) {
+        return w.bytes().peekUnsignedByte() < 0x80;
+    }
+
+    /** An intent key written as its 128 bits reads back as its 32 hex digits; an older (text) one as it was. */
+    private static String key(WireIn w, ValueIn in) {
+        if (w.bytes().peekUnsignedByte() == BinaryWireCode.UUID) {
+            java.util.UUID u = in.uuid();
+            return HexKeys.text(u.getMostSignificantBits(), u.getLeastSignificantBits());
+        }
+        return in.text();
     }
 
     private static void text(WireOut w, Field field, String value) {
@@ -373,6 +420,34 @@ public final class RecordCodec {
         if (value != null) {
             w.writeEventId(field.id).int64(value);
         }
+    }
+
+    /** A closed word: its one-byte code when it has one, else (a constant newer than the table) its word. */
+    private static void word(WireOut w, Field field, Enum<?> value) {
+        if (value == null) {
+            return;
+        }
+        int code = Codes.of(value);
+        if (code > 0) {
+            w.writeEventId(field.id);
+            // a byte below 0x80 is a small positive number on Chronicle's binary wire (read by int32())
+            w.bytes().writeUnsignedByte(code);
+        } else {
+            w.writeEventId(field.id).text(Codes.word(value));
+        }
+    }
+
+    /** The attempt id is the one {@link AttemptIds#of} makes of the record's own fields: a mark stands for it. */
+    static boolean attemptIdDerived(JournalRecord r) {
+        return AttemptIds.isOf(r.attemptId(), r.task(), r.intentKey(), r.attempt());
+    }
+
+    /**
+     * A dedup record says a repeat was answered without running; which process and thread answered
+     * it is not worth its bytes on the hottest record there is.
+     */
+    static boolean omitsWriter(JournalRecord r) {
+        return r.type() == RecordType.DEDUP;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.effectful.runtime.journal;
 
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.wire.BinaryWireCode;
 import net.openhft.chronicle.wire.ValueOut;
 import net.openhft.chronicle.wire.Wire;
 import net.openhft.chronicle.wire.WireType;
@@ -32,6 +33,8 @@ final class RecordEncoder {
     /** The bytes before the 4 little-endian bytes of {@code writeEventId(IDENTITY).fixedInt32(v)}. */
     private static final byte[] IDENTITY_PREFIX = fixedInt32Prefix(RecordCodec.Field.IDENTITY);
     private static final byte[] CRC_PREFIX = fixedInt32Prefix(RecordCodec.Field.CRC);
+    /** The wire's {@code true}: the mark that stands for an attempt id {@code AttemptIds.of} would make. */
+    private static final byte[] TRUE = {(byte) BinaryWireCode.TRUE};
 
     private final CRC32C crc = new CRC32C();
     private final Bytes<byte[]> scratchBytes = Bytes.allocateElasticOnHeap(64);
@@ -46,31 +49,38 @@ final class RecordEncoder {
     /** Encodes {@code r}; the record is {@link #buffer}{@code [0, }{@link #length}{@code )}. */
     RecordEncoder encode(JournalRecord r) {
         n = 0;
-        text(RecordCodec.Field.TYPE, r.type().word());
+        word(RecordCodec.Field.TYPE, r.type());
         text(RecordCodec.Field.TASK, r.task());
         text(RecordCodec.Field.ACTOR, r.actor());
         text(RecordCodec.Field.CALL, r.call());
-        text(RecordCodec.Field.KIND, r.kind() == null ? null : r.kind().word());
-        text(RecordCodec.Field.INTENT_KEY, r.intentKey());
+        word(RecordCodec.Field.KIND, r.kind());
+        intentKey(r.intentKey());
         if (r.attempt() != 0) {
             eventId(RecordCodec.Field.ATTEMPT);
             scratchBytes.clear();
             scratch.getValueOut().int32(r.attempt());
             copyScratch();
         }
-        text(RecordCodec.Field.ATTEMPT_ID, r.attemptId());
+        if (RecordCodec.attemptIdDerived(r)) {
+            eventId(RecordCodec.Field.ATTEMPT_ID);
+            raw(TRUE);
+        } else {
+            text(RecordCodec.Field.ATTEMPT_ID, r.attemptId());
+        }
         int64(RecordCodec.Field.STARTED, r.started());
         number(RecordCodec.Field.BUDGET_LEFT_S, r.budgetLeftS());
         text(RecordCodec.Field.ARGS, r.args());
-        text(RecordCodec.Field.OUTCOME, r.outcome() == null ? null : r.outcome().word());
-        text(RecordCodec.Field.EFFECT_APPLIED, r.effectApplied() == null ? null : r.effectApplied().word());
+        word(RecordCodec.Field.OUTCOME, r.outcome());
+        word(RecordCodec.Field.EFFECT_APPLIED, r.effectApplied());
         number(RecordCodec.Field.RETRY_AFTER_S, r.retryAfterS());
         number(RecordCodec.Field.DEADLINE_LEFT_S, r.deadlineLeftS());
         text(RecordCodec.Field.MESSAGE, r.message());
         text(RecordCodec.Field.RESULT, r.result());
-        text(RecordCodec.Field.PROBE, r.probe() == null ? null : r.probe().word());
-        int64(RecordCodec.Field.PID, r.pid());
-        text(RecordCodec.Field.THREAD, r.thread());
+        word(RecordCodec.Field.PROBE, r.probe());
+        if (!RecordCodec.omitsWriter(r)) {
+            int64(RecordCodec.Field.PID, r.pid());
+            text(RecordCodec.Field.THREAD, r.thread());
+        }
         number(RecordCodec.Field.DURATION_MS, r.durationMs());
         text(RecordCodec.Field.ITEM, r.item());
         text(RecordCodec.Field.REENTRY, r.reentry());
@@ -121,6 +131,40 @@ final class RecordEncoder {
             writeStopBit(n + 1, len);
         }
         n = p + len;
+    }
+
+    /** See {@code RecordCodec.word}: a one-byte code (a small number on the wire), else the word as text. */
+    private void word(RecordCodec.Field field, Enum<?> value) {
+        if (value == null) {
+            return;
+        }
+        int code = Codes.of(value);
+        if (code > 0) {
+            eventId(field);
+            ensure(1);
+            buf[n++] = (byte) code;
+        } else {
+            text(field, Codes.word(value));
+        }
+    }
+
+    /** A hex key as the wire's UUID: its code, then the high and the low 64 bits, each little-endian. */
+    private void intentKey(String key) {
+        if (!HexKeys.isKey(key)) {
+            text(RecordCodec.Field.INTENT_KEY, key);
+            return;
+        }
+        eventId(RecordCodec.Field.INTENT_KEY);
+        ensure(17);
+        buf[n++] = (byte) BinaryWireCode.UUID;
+        int64le(HexKeys.high(key));
+        int64le(HexKeys.low(key));
+    }
+
+    private void int64le(long v) {
+        for (int i = 0; i < 8; i++) {
+            buf[n++] = (byte) (v >>> (8 * i));
+        }
     }
 
     private void number(RecordCodec.Field field, Long value) {

@@ -12,24 +12,79 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The closed words are enums in the process and the very same words on disk as before the enums. */
+/**
+ * The closed words are enums in the process, one-byte codes on disk (issue 21), and the words journals
+ * carried before the codes still read as the same constants.
+ */
 class JournalWordsTest {
 
     @Test
-    void everyConstantIsWrittenAsItsOldWordAndReadsBack() {
-        for (Kind k : Kind.values()) {
-            for (OutcomeWord o : OutcomeWord.values()) {
-                Effect e = Effect.values()[o.ordinal() % Effect.values().length];
-                ProbeResult p = ProbeResult.values()[k.ordinal() % ProbeResult.values().length];
-                JournalRecord r = JournalRecord.of(RecordType.PROBE).task("t").call("c").kind(k).intentKey("ab".repeat(32))
-                        .outcome(o).effectApplied(e).probe(p).build();
-                Wire w = WireType.BINARY_LIGHT.apply(Bytes.allocateElasticOnHeap());
-                RecordCodec.write(r, w);
-                String raw = w.bytes().toString();
-                assertThat(raw).contains(k.word()).contains(o.word()).contains(e.word()).contains(p.word());
-                assertThat(RecordCodec.read(w)).isEqualTo(r);
+    void everyConstantIsWrittenAsACodeAndReadsBackInEveryMode() {
+        for (RecordType type : RecordType.values()) {
+            assertThat(Codes.of(type)).as(type.name()).isBetween(1, 127);
+            for (Kind k : Kind.values()) {
+                for (OutcomeWord o : OutcomeWord.values()) {
+                    Effect e = Effect.values()[o.ordinal() % Effect.values().length];
+                    ProbeResult p = ProbeResult.values()[k.ordinal() % ProbeResult.values().length];
+                    JournalRecord r = JournalRecord.of(type).task("t").call("c").kind(k).intentKey("ab".repeat(32))
+                            .outcome(o).effectApplied(e).probe(p)
+                            // a dedup record does not carry who wrote it (RecordCodec.omitsWriter)
+                            .pid(type == RecordType.DEDUP ? 0 : 4242).thread(type == RecordType.DEDUP ? null : "main")
+                            .build();
+                    Wire w = WireType.BINARY_LIGHT.apply(Bytes.allocateElasticOnHeap());
+                    RecordCodec.write(r, w);
+                    String raw = w.bytes().toString();
+                    assertThat(raw).doesNotContain(k.word()).doesNotContain(o.word()).doesNotContain(e.word())
+                            .doesNotContain(p.word()).doesNotContain(type.word());
+                    byte[] bytes = w.bytes().toByteArray();
+                    assertThat(RecordCodec.read(w)).isEqualTo(r);
+                    JournalRecord lean = RecordCodec.readForIndex(WireType.BINARY_LIGHT.apply(Bytes.wrapForRead(bytes)));
+                    assertThat(lean.type()).isEqualTo(type);
+                    assertThat(List.of(lean.outcome(), lean.effectApplied(), lean.probe())).containsExactly(o, e, p);
+                    assertThat(lean.kind()).as("the index skips the kind").isNull();
+                }
             }
         }
+    }
+
+    @Test
+    void theOldWordsStillReadAsTheSameConstants() {
+        for (RecordType type : RecordType.values()) {
+            for (Kind k : Kind.values()) {
+                OutcomeWord o = OutcomeWord.values()[k.ordinal() % OutcomeWord.values().length];
+                Effect e = Effect.values()[k.ordinal() % Effect.values().length];
+                ProbeResult p = ProbeResult.values()[k.ordinal() % ProbeResult.values().length];
+                Wire w = WireType.BINARY_LIGHT.apply(Bytes.allocateElasticOnHeap());
+                // as journals were written before the codes: every closed word as its text
+                w.writeEventId(RecordCodec.Field.TYPE.id).text(type.word());
+                w.writeEventId(RecordCodec.Field.TASK.id).text("t");
+                w.writeEventId(RecordCodec.Field.KIND.id).text(k.word());
+                w.writeEventId(RecordCodec.Field.INTENT_KEY.id).text("ab".repeat(16));
+                w.writeEventId(RecordCodec.Field.STARTED.id).int64(7);
+                w.writeEventId(RecordCodec.Field.OUTCOME.id).text(o.word());
+                w.writeEventId(RecordCodec.Field.EFFECT_APPLIED.id).text(e.word());
+                w.writeEventId(RecordCodec.Field.PROBE.id).text(p.word());
+                JournalRecord r = RecordCodec.read(w);
+                assertThat(r.type()).isEqualTo(type);
+                assertThat(r.kind()).isEqualTo(k);
+                assertThat(List.of(r.outcome(), r.effectApplied(), r.probe())).containsExactly(o, e, p);
+                assertThat(r.intentKey()).isEqualTo("ab".repeat(16));
+            }
+        }
+    }
+
+    @Test
+    void aCodeThisReaderDoesNotKnowReadsAsNullAndATypeItDoesNotKnowIsNotARecord() {
+        Wire w = WireType.BINARY_LIGHT.apply(Bytes.allocateElasticOnHeap());
+        w.writeEventId(RecordCodec.Field.TYPE.id);
+        w.bytes().writeUnsignedByte(1);
+        w.writeEventId(RecordCodec.Field.KIND.id);
+        w.bytes().writeUnsignedByte(99);
+        assertThat(RecordCodec.read(w).kind()).isNull();
+        Wire unknown = WireType.BINARY_LIGHT.apply(Bytes.allocateElasticOnHeap());
+        unknown.writeEventId(RecordCodec.Field.TYPE.id);
+        unknown.bytes().writeUnsignedByte(99);
+        assertThat(RecordCodec.read(unknown)).isNull();
         assertThat(List.of(Kind.READ.word(), OutcomeWord.RETRYABLE.word(), Effect.PARTIAL.word(), ProbeResult.ABSENT.word()))
                 .containsExactly("read", "retryable", "partial", "absent");
     }

@@ -78,7 +78,10 @@ class RecordChecksumTest {
         assertThat(t.attributed()).as("a plausible but changed task name is not believed").isFalse();
 
         byte[] key = body.clone();
-        java.util.Arrays.fill(key, text.indexOf("0123456789abcdef"), text.indexOf("0123456789abcdef") + 16, (byte) 0);
+        // the key is on disk as its 128 bits (the wire's UUID: code 0xA0, then the high 64 bits little-endian)
+        int bits = text.indexOf("\u00a0\u00ef\u00cd\u00ab\u0089") + 1;
+        assertThat(bits).as("the key's bits in the record").isPositive();
+        java.util.Arrays.fill(key, bits, bits + 16, (byte) 0);
         DecodedRecord k = decode(key, RecordCodec.Mode.INDEX);
         assertThat(k.damaged()).isTrue();
         assertThat(k.attributed()).isFalse();

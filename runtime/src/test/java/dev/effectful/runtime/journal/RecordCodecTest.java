@@ -63,6 +63,154 @@ class RecordCodecTest {
         assertThat(RecordCodec.read(unknownType)).isNull();
     }
 
+    /** As the engine writes them: a 32-hex-digit key and the attempt id {@link AttemptIds#of} makes. */
+    private static final String KEY = "0123456789abcdef0f1e2d3c4b5a6978";
+    private static final JournalRecord ENGINE_INTENT = JournalRecord.of(RecordType.INTENT).task("task-17").actor("alice")
+            .call("send_email").kind(Kind.SEND).intentKey(KEY).attempt(3).attemptId(AttemptIds.of("task-17", KEY, 3))
+            .started(1_764_000_000_000L).budgetLeftS(120L).args("{\"to\":\"a@example.com\"}").pid(4242).thread("main")
+            .reentry("probe").build();
+    private static final JournalRecord ENGINE_OUTCOME = JournalRecord.of(RecordType.OUTCOME).task("task-17").actor("alice")
+            .call("send_email").kind(Kind.SEND).intentKey(KEY).attempt(3).attemptId(AttemptIds.of("task-17", KEY, 3))
+            .started(1_764_000_000_000L).outcome(OutcomeWord.OK).effectApplied(Effect.YES).deadlineLeftS(119L)
+            .result("\"queued\"").durationMs(4L).pid(4242).thread("main").build();
+    private static final JournalRecord ENGINE_DEDUP = JournalRecord.of(RecordType.DEDUP).task("task-17").actor("alice")
+            .call("send_email").kind(Kind.SEND).intentKey(KEY).attempt(3).attemptId(AttemptIds.of("task-17", KEY, 3))
+            .started(1_764_000_000_500L).pid(0).thread(null).build();
+
+    @Test
+    void theEngineShapesAreStoredAsBitsAndMarksAndReadBackAsTheSameText() {
+        for (JournalRecord r : java.util.List.of(ENGINE_INTENT, ENGINE_OUTCOME, ENGINE_DEDUP)) {
+            byte[] bytes = bytes(r);
+            String raw = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(raw).as("the key is its 128 bits, not its hex").doesNotContain(KEY.substring(0, 8));
+            assertThat(raw).as("the attempt id is a mark: the reader rebuilds it").doesNotContain("-a3");
+            for (RecordCodec.Mode mode : RecordCodec.Mode.values()) {
+                DecodedRecord d = RecordCodec.decode(read(bytes), mode);
+                assertThat(d.integrity()).as(mode.name()).isEqualTo(DecodedRecord.Integrity.CHECKED);
+                assertThat(d.record().intentKey()).isEqualTo(KEY);
+                assertThat(d.record().type()).isEqualTo(r.type());
+            }
+            assertThat(RecordCodec.read(read(bytes))).isEqualTo(r);
+            assertThat(RecordCodec.readSummary(read(bytes)).attemptId()).isEqualTo("task-17-01234567-a3");
+        }
+    }
+
+    @Test
+    void theEngineShapesTakeLessDiskThanThePreviousFormat() {
+        // issue 21 measures disk per attempt: key 34 -> 17 bytes, attempt id -> a 1-byte mark, words -> 1-byte codes
+        for (JournalRecord r : java.util.List.of(ENGINE_INTENT, ENGINE_OUTCOME, ENGINE_DEDUP)) {
+            Wire previous = wire();
+            writePreviousFormat(r, previous);
+            long before = previous.bytes().readRemaining();
+            // 17 (key) + 19 (attempt id) + 6 (type) + 4 (kind), more for an outcome's words, a dedup's writer
+            assertThat((long) bytes(r).length).as(r.type().word()).isLessThanOrEqualTo(before - 46);
+        }
+        assertThat(bytes(ENGINE_DEDUP).length).as("a dedup record").isLessThanOrEqualTo(88);
+    }
+
+    @Test
+    void keysAndAttemptIdsOfOtherShapesStayText() {
+        for (String key : new String[] {"0123456789ABCDEF0123456789ABCDEF", "9f".repeat(32), "0123456789abcdef", "short"}) {
+            JournalRecord r = JournalRecord.of(RecordType.OUTCOME).task("t").intentKey(key).attempt(1)
+                    .attemptId("t-" + key + "-a1").outcome(OutcomeWord.OK).started(5).build();
+            assertThat(RecordCodec.read(read(bytes(r)))).as(key).isEqualTo(r);
+        }
+        for (String attemptId : new String[] {"task-17-01234567-a03", "task-17-01234567-a4", "task-17-01234568-a3",
+                "task-1-01234567-a3", "task-17-01234567-a3 ", "task-17+01234567-a3", "", "x"}) {
+            JournalRecord r = ENGINE_OUTCOME;
+            JournalRecord other = JournalRecord.of(RecordType.OUTCOME).task(r.task()).intentKey(KEY).attempt(3)
+                    .attemptId(attemptId).started(5).pid(1).thread("t").build();
+            assertThat(RecordCodec.read(read(bytes(other)))).as(attemptId).isEqualTo(other);
+        }
+        for (int attempt : new int[] {0, 1, 9, 10, 99, 100, 12_345, Integer.MAX_VALUE}) {
+            JournalRecord r = JournalRecord.of(RecordType.INTENT).task("t").intentKey(KEY).attempt(attempt)
+                    .attemptId(AttemptIds.of("t", KEY, attempt)).started(5).build();
+            byte[] bytes = bytes(r);
+            assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain("-a");
+            assertThat(RecordCodec.read(read(bytes))).as("attempt " + attempt).isEqualTo(r);
+        }
+        JournalRecord noTask = JournalRecord.of(RecordType.RESOLUTION).intentKey(KEY).attempt(3)
+                .attemptId("task-17-01234567-a3").started(5).build();
+        assertThat(RecordCodec.read(read(bytes(noTask)))).isEqualTo(noTask);
+    }
+
+    @Test
+    void aRecordOfThePreviousFormatIsReadAsBefore() {
+        // numbered fields, but the key, the attempt id and every closed word as text, pid and thread on a dedup
+        for (JournalRecord r : java.util.List.of(ENGINE_INTENT, ENGINE_OUTCOME, ENGINE_DEDUP)) {
+            JournalRecord before = r.type() == RecordType.DEDUP
+                    ? JournalRecord.of(RecordType.DEDUP).task(r.task()).actor(r.actor()).call(r.call()).kind(r.kind())
+                    .intentKey(r.intentKey()).attempt(r.attempt()).attemptId(r.attemptId()).started(r.started())
+                    .pid(4242).thread("main").build()
+                    : r;
+            Wire w = wire();
+            writePreviousFormat(before, w);
+            DecodedRecord d = RecordCodec.decode(w, RecordCodec.Mode.FULL);
+            assertThat(d.integrity()).isEqualTo(DecodedRecord.Integrity.CHECKED);
+            assertThat(d.record()).isEqualTo(before);
+        }
+    }
+
+    private static byte[] bytes(JournalRecord r) {
+        Wire w = wire();
+        RecordCodec.write(r, w);
+        return w.bytes().toByteArray();
+    }
+
+    private static Wire read(byte[] bytes) {
+        return WireType.BINARY_LIGHT.apply(Bytes.wrapForRead(bytes));
+    }
+
+    /**
+     * The previous release's numbered format, field for field as its writer wrote it: every text as
+     * text, pid and thread on every record, then the identity and crc checksums.
+     */
+    static void writePreviousFormat(JournalRecord r, Wire w) {
+        Bytes<?> bytes = w.bytes();
+        long start = bytes.writePosition();
+        w.writeEventId(1).text(r.type().word());
+        previousText(w, 2, r.task());
+        previousText(w, 3, r.actor());
+        previousText(w, 4, r.call());
+        previousText(w, 5, r.kind() == null ? null : r.kind().word());
+        previousText(w, 6, r.intentKey());
+        if (r.attempt() != 0) {
+            w.writeEventId(7).int32(r.attempt());
+        }
+        previousText(w, 8, r.attemptId());
+        w.writeEventId(9).int64(r.started());
+        previousNumber(w, 10, r.budgetLeftS());
+        previousText(w, 11, r.args());
+        previousText(w, 12, r.outcome() == null ? null : r.outcome().word());
+        previousText(w, 13, r.effectApplied() == null ? null : r.effectApplied().word());
+        previousNumber(w, 14, r.retryAfterS());
+        previousNumber(w, 15, r.deadlineLeftS());
+        previousText(w, 16, r.message());
+        previousText(w, 17, r.result());
+        previousText(w, 18, r.probe() == null ? null : r.probe().word());
+        w.writeEventId(19).int64(r.pid());
+        previousText(w, 20, r.thread());
+        previousNumber(w, 21, r.durationMs());
+        previousText(w, 22, r.item());
+        previousText(w, 25, r.reentry());
+        RecordCodec.Scratch s = new RecordCodec.Scratch();
+        w.writeEventId(23).fixedInt32(s.identity(r));
+        int crc = s.crc(bytes, start, bytes.writePosition());
+        w.writeEventId(24).fixedInt32(crc);
+    }
+
+    private static void previousText(Wire w, int id, String v) {
+        if (v != null) {
+            w.writeEventId(id).text(v);
+        }
+    }
+
+    private static void previousNumber(Wire w, int id, Long v) {
+        if (v != null) {
+            w.writeEventId(id).int64(v);
+        }
+    }
+
     /** The format before numbered fields, as the previous release wrote it. */
     private static void writeWithNames(JournalRecord r, Wire w) {
         w.write("type").text(r.type().word());
