@@ -74,7 +74,11 @@ public final class ArgsRenderer {
      * number, a boolean or null, none redacted. Null when any is not: {@link #renderWithJackson} then.
      */
     private String renderSimple(Object[] values, ParamSpec[] specs) {
-        StringBuilder sb = new StringBuilder(64).append('{');
+        int size = 2;
+        for (Object value : values) {
+            size += 16 + (value instanceof String s ? s.length() : 0);
+        }
+        StringBuilder sb = new StringBuilder(size).append('{');
         for (int i = 0; i < values.length; i++) {
             ParamSpec spec = specs != null && i < specs.length && specs[i] != null ? specs[i] : null;
             Object value = values[i];

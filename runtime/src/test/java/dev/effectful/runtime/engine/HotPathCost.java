@@ -100,6 +100,22 @@ public final class HotPathCost {
         System.exit(0);
     }
 
+    /**
+     * For a side-by-side driver that loads two builds of the runtime in two class loaders and
+     * alternates them in one JVM, so the machine's load falls on both alike: an engine on a fresh
+     * journal in {@code dir} and its three kinds of call (new intent, dedup hit, read), to run
+     * inside a task the caller opened.
+     */
+    public static Runnable[] calls(String dir) {
+        CallEngine engine = EngineFactory.create(EffectfulConfig.load("journal=" + dir));
+        MailTools tools = new MailTools();
+        long[] n = {0};
+        Runnable fresh = () -> call(engine, tools, SEND, "t0-" + n[0]++ + "@example.com", "Your order has shipped", 3);
+        Runnable dedup = () -> call(engine, tools, SEND, "repeat@example.com", "Your order has shipped", 3);
+        Runnable read = () -> call(engine, tools, READ, "sku-42");
+        return new Runnable[] {fresh, dedup, read};
+    }
+
     private static void call(CallEngine engine, Object tools, String sig, Object... args) {
         Object h = engine.enter(tools.getClass(), sig, tools, args);
         Object returned = null;
