@@ -186,7 +186,9 @@ public final class ArgsRenderer {
         Object[] values = args == null ? new Object[0] : args;
         // first every keyed value (a redacted one that cannot be fingerprinted is refused before
         // any rendering), then the target in parameter order: no lists, no intermediate strings
-        Object[] keyed = null;
+        // the arguments themselves, copied only when a redacted one is replaced by its fingerprint
+        Object[] keyed = values;
+        boolean any = false;
         boolean hasIntentKey = false;
         boolean hasSlot = false;
         for (int i = 0; i < values.length && specs != null && i < specs.length; i++) {
@@ -194,14 +196,18 @@ public final class ArgsRenderer {
             if (spec == null || !(spec.intentKey() || spec.slot())) {
                 continue;
             }
-            if (keyed == null) {
-                keyed = new Object[values.length];
+            any = true;
+            Object value = keyedValue(values[i], spec, i);
+            if (value != values[i]) {
+                if (keyed == values) {
+                    keyed = values.clone();
+                }
+                keyed[i] = value;
             }
-            keyed[i] = keyedValue(values[i], spec, i);
             hasIntentKey |= spec.intentKey();
             hasSlot |= spec.slot();
         }
-        if (keyed == null) {
+        if (!any) {
             return new KeyParts("[]", "", false);
         }
         StringBuilder target = new StringBuilder(48).append('[');
