@@ -185,8 +185,9 @@ public final class ArgsRenderer {
     public KeyParts keyParts(Object[] args, ParamSpec[] specs) throws NotCanonicalException {
         Object[] values = args == null ? new Object[0] : args;
         // first every keyed value (a redacted one that cannot be fingerprinted is refused before
-        // any rendering), then the target in parameter order: no lists, no intermediate strings
-        // the arguments themselves, copied only when a redacted one is replaced by its fingerprint
+        // any rendering), then the target in parameter order: no lists, no intermediate strings.
+        // The keyed values are the arguments themselves, copied only when a redacted one is
+        // replaced by its fingerprint.
         Object[] keyed = values;
         boolean any = false;
         boolean hasIntentKey = false;

@@ -87,8 +87,13 @@ class SimpleValuesTextTest {
 
     @Test
     void jsonTextIsWhatTheGeneratorWrites() throws Exception {
+        com.fasterxml.jackson.core.io.JsonStringEncoder encoder = com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance();
         for (Object v : values()) {
             assertThat(JsonText.simple(v)).as("%s", v).isEqualTo(generated(v));
+            if (v instanceof String s) {
+                // what intent keys hashed before: the encoder's quoting of every string
+                assertThat(JsonText.simple(v)).isEqualTo('"' + new String(encoder.quoteAsString(s)) + '"');
+            }
         }
     }
 
