@@ -40,7 +40,6 @@ final class Replays {
 
     void replay(Call call, Decision.Replay replay) {
         ToolMethod tool = call.tool;
-        Outcome<Object> ok = Outcomes.of(call, Status.OK, EffectApplied.YES, null, null, null);
         long resultIndex = replay.resultIndex();
         String problem = null;
         if (Redactor.heldSecret(replay.resultJson())) {
@@ -50,7 +49,7 @@ final class Replays {
             try {
                 Object value = results.decode(replay.resultJson(), Outcomes.valueType(tool));
                 records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis()).build());
-                inFlight.finish(call, shaper.ok(call, Outcomes.withValue(ok, value), value));
+                inFlight.finish(call, shaper.ok(call, Outcomes.of(call, Status.OK, EffectApplied.YES, null, value, null), value));
                 records.events().dedup(call, false);
                 return;
             } catch (Exception e) {
@@ -69,7 +68,7 @@ final class Replays {
                     Object value = results.decode(stored.result(), Outcomes.valueType(tool));
                     records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis())
                             .attempt(stored.attempt()).attemptId(stored.attemptId()).build());
-                    inFlight.finish(call, shaper.ok(call, Outcomes.withValue(ok, value), value));
+                    inFlight.finish(call, shaper.ok(call, Outcomes.of(call, Status.OK, EffectApplied.YES, null, value, null), value));
                     records.events().dedup(call, false);
                     return;
                 } else {

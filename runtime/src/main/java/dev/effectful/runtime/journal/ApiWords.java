@@ -12,19 +12,38 @@ import dev.effectful.Status;
  */
 public final class ApiWords {
 
+    // by the API enum's ordinal, matched by name once: valueOf per record was a hash lookup every call
+    private static final Kind[] KINDS = byName(EffectKind.values(), Kind.class);
+    private static final OutcomeWord[] OUTCOMES = byName(Status.values(), OutcomeWord.class);
+    private static final Effect[] EFFECTS = byName(EffectApplied.values(), Effect.class);
+
     private ApiWords() {
     }
 
     public static Kind kind(EffectKind k) {
-        return k == null ? null : Kind.valueOf(k.name());
+        return k == null ? null : KINDS[k.ordinal()] != null ? KINDS[k.ordinal()] : Kind.valueOf(k.name());
     }
 
     public static OutcomeWord outcome(Status s) {
-        return s == null ? null : OutcomeWord.valueOf(s.name());
+        return s == null ? null : OUTCOMES[s.ordinal()] != null ? OUTCOMES[s.ordinal()] : OutcomeWord.valueOf(s.name());
     }
 
     public static Effect effect(EffectApplied e) {
-        return e == null ? null : Effect.valueOf(e.name());
+        return e == null ? null : EFFECTS[e.ordinal()] != null ? EFFECTS[e.ordinal()] : Effect.valueOf(e.name());
+    }
+
+    /** The journal's constant of each API constant's name; null where it has none (valueOf then throws, as it did). */
+    private static <A extends Enum<A>, J extends Enum<J>> J[] byName(A[] api, Class<J> journal) {
+        @SuppressWarnings("unchecked")
+        J[] out = (J[]) java.lang.reflect.Array.newInstance(journal, api.length);
+        for (A a : api) {
+            try {
+                out[a.ordinal()] = Enum.valueOf(journal, a.name());
+            } catch (IllegalArgumentException none) {
+                // left null: the call that meets it fails as before, not this class's initialisation
+            }
+        }
+        return out;
     }
 
     public static EffectApplied applied(Effect e) {

@@ -11,7 +11,8 @@ public final class AttemptIds {
 
     /** {@code taskId-<first 8 characters of the intent key>-a<attempt>}. */
     public static String of(String taskId, String intentKey, int attempt) {
-        return taskId + "-" + intentKey.substring(0, 8) + "-a" + attempt;
+        return new StringBuilder(taskId.length() + 16).append(taskId).append('-').append(intentKey, 0, 8)
+                .append("-a").append(attempt).toString();
     }
 
     /**

@@ -17,7 +17,8 @@ import java.util.zip.CRC32C;
  * the lock, a second writing thread spun on it for the whole encoding of the first one's record.
  *
  * <p>ASCII text (nearly every field: keys, ids, words, JSON of ASCII values) is copied as raw
- * bytes; any other text, and numbers, go through a scratch wire, so their encoding stays Chronicle's.
+ * bytes, and numbers written with the wire's own codes; any other text, and the rare number past
+ * 32 bits that a float32 holds exactly, go through a scratch wire, so their encoding stays Chronicle's.
  * Not thread-safe: one per thread ({@link #get}), and {@link #buffer} is valid until its next use.
  */
 final class RecordEncoder {
@@ -28,6 +29,19 @@ final class RecordEncoder {
     private static final int SHORT_TEXT = 0xE0;
     /** ... a longer one is 0xB8, the length as a stop-bit number, then the bytes. */
     private static final int ANY_TEXT = 0xB8;
+
+    /**
+     * Chronicle's binary wire writes a number in the smallest of these that holds it (a value past 32
+     * bits that a float32 holds exactly is written as that float); RecordEncoderTest holds every
+     * range equal to the wire's own encoding.
+     */
+    private static final int UINT8 = 0xA1;
+    private static final int UINT16 = 0xA2;
+    private static final int UINT32 = 0xA3;
+    private static final int INT8 = 0xA4;
+    private static final int INT16 = 0xA5;
+    private static final int INT32 = 0xA6;
+    private static final int INT64 = 0xA7;
 
     /** The bytes {@code writeEventId(id)} writes, per field id. */
     private static final byte[][] EVENT_IDS = eventIds();
@@ -57,10 +71,8 @@ final class RecordEncoder {
         word(RecordCodec.Field.KIND, r.kind());
         intentKey(r.intentKey());
         if (r.attempt() != 0) {
-            eventId(RecordCodec.Field.ATTEMPT);
-            scratchBytes.clear();
-            scratch.getValueOut().int32(r.attempt());
-            copyScratch();
+            // int32 of an int writes what int64 of it writes (RecordEncoderTest)
+            int64(RecordCodec.Field.ATTEMPT, r.attempt());
         }
         if (RecordCodec.attemptIdDerived(r)) {
             eventId(RecordCodec.Field.ATTEMPT_ID);
@@ -176,10 +188,62 @@ final class RecordEncoder {
 
     private void int64(RecordCodec.Field field, long value) {
         eventId(field);
-        scratchBytes.clear();
-        ValueOut out = scratch.getValueOut();
-        out.int64(value);
-        copyScratch();
+        ensure(9);
+        if (value >= 0) {
+            if (value <= 0xFF) {
+                code(UINT8);
+                le(value, 1);
+            } else if (value <= Short.MAX_VALUE) {
+                code(INT16);
+                le(value, 2);
+            } else if (value <= 0xFFFF) {
+                code(UINT16);
+                le(value, 2);
+            } else if (value <= Integer.MAX_VALUE) {
+                code(INT32);
+                le(value, 4);
+            } else if (value <= 0xFFFF_FFFFL) {
+                code(UINT32);
+                le(value, 4);
+            } else {
+                wide(value);
+            }
+        } else if (value >= Byte.MIN_VALUE) {
+            code(INT8);
+            le(value, 1);
+        } else if (value >= Short.MIN_VALUE) {
+            code(INT16);
+            le(value, 2);
+        } else if (value >= Integer.MIN_VALUE) {
+            code(INT32);
+            le(value, 4);
+        } else {
+            wide(value);
+        }
+    }
+
+    /** Beyond 32 bits: a float32 when the float holds it exactly (through the wire, as rare as it is), else an int64. */
+    private void wide(long value) {
+        if ((long) (float) value == value) {
+            scratchBytes.clear();
+            ValueOut out = scratch.getValueOut();
+            out.int64(value);
+            copyScratch();
+            return;
+        }
+        code(INT64);
+        le(value, 8);
+    }
+
+    private void code(int code) {
+        buf[n++] = (byte) code;
+    }
+
+    /** The low {@code bytes} bytes of {@code v}, little-endian. */
+    private void le(long v, int bytes) {
+        for (int i = 0; i < bytes; i++) {
+            buf[n++] = (byte) (v >>> (8 * i));
+        }
     }
 
     private void eventId(RecordCodec.Field field) {

@@ -75,7 +75,7 @@ public final class CanonicalJson {
             if (sb.length() > 1) {
                 sb.append(',');
             }
-            sb.append(of(value));
+            append(sb, value);
         }
         return sb.append(']').toString();
     }
@@ -85,24 +85,13 @@ public final class CanonicalJson {
      * integers), without building a tree; null for anything else. Same text as the general path.
      */
     static String scalar(Object value) {
-        if (value == null) {
-            return "null";
-        }
-        if (value instanceof String s) {
-            StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-            return sb.append(ESCAPER.quoteAsString(s)).append('"').toString();
-        }
-        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
-            return value.toString();
-        }
-        if (value instanceof Boolean b) {
-            return b ? "true" : "false";
-        }
-        return null;
+        return JsonText.simple(value);
     }
 
-    private static final com.fasterxml.jackson.core.io.JsonStringEncoder ESCAPER =
-            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance();
+    /** Appends the canonical JSON of {@code value}: the scalars in place, anything else through {@link #of}. */
+    public static StringBuilder append(StringBuilder sb, Object value) throws NotCanonicalException {
+        return JsonText.isSimple(value) ? JsonText.appendSimple(sb, value) : sb.append(of(value));
+    }
 
     private static JsonNode toTree(Object value) throws NotCanonicalException {
         try {

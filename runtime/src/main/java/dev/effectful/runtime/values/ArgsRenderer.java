@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.runtime.json.CanonicalJson;
 import dev.effectful.runtime.json.JsonMappers;
+import dev.effectful.runtime.json.JsonText;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.json.NotCanonicalException;
 import java.io.IOException;
@@ -64,6 +65,39 @@ public final class ArgsRenderer {
     /** The arguments as a JSON object {@code {"<paramName>": <json>, ...}} in parameter order; never throws. */
     public String render(Object[] args, ParamSpec[] specs) {
         Object[] values = args == null ? new Object[0] : args;
+        String simple = renderSimple(values, specs);
+        return simple != null ? simple : renderWithJackson(values, specs);
+    }
+
+    /**
+     * The common case without a generator: every argument a string within the limit, an integral
+     * number, a boolean or null, none redacted. Null when any is not: {@link #renderWithJackson} then.
+     */
+    private String renderSimple(Object[] values, ParamSpec[] specs) {
+        int size = 2;
+        for (Object value : values) {
+            size += 16 + (value instanceof String s ? s.length() : 0);
+        }
+        StringBuilder sb = new StringBuilder(size).append('{');
+        for (int i = 0; i < values.length; i++) {
+            ParamSpec spec = specs != null && i < specs.length && specs[i] != null ? specs[i] : null;
+            Object value = values[i];
+            if (value != null && (spec == null || spec.redact())
+                    || !JsonText.isSimple(value)
+                    || value instanceof String s && s.length() > maxCharsPerValue) {
+                return null;
+            }
+            if (i > 0) {
+                sb.append(',');
+            }
+            JsonText.appendQuoted(sb, spec != null && spec.name() != null ? spec.name() : "arg" + i).append(':');
+            JsonText.appendSimple(sb, value);
+        }
+        return sb.append('}').toString();
+    }
+
+    /** {@link #render} through Jackson's generator: the reference the simple path must equal. */
+    String renderWithJackson(Object[] values, ParamSpec[] specs) {
         StringWriter out = new StringWriter();
         try (JsonGenerator gen = WRITER.createGenerator(out)) {
             gen.writeStartObject();
@@ -150,26 +184,56 @@ public final class ArgsRenderer {
      */
     public KeyParts keyParts(Object[] args, ParamSpec[] specs) throws NotCanonicalException {
         Object[] values = args == null ? new Object[0] : args;
-        List<Object> targets = new ArrayList<>();
-        List<String> targetNames = new ArrayList<>();
-        List<Object> slots = new ArrayList<>();
+        // first every keyed value (a redacted one that cannot be fingerprinted is refused before
+        // any rendering), then the target in parameter order: no lists, no intermediate strings.
+        // The keyed values are the arguments themselves, copied only when a redacted one is
+        // replaced by its fingerprint.
+        Object[] keyed = values;
+        boolean any = false;
         boolean hasIntentKey = false;
+        boolean hasSlot = false;
         for (int i = 0; i < values.length && specs != null && i < specs.length; i++) {
             ParamSpec spec = specs[i];
             if (spec == null || !(spec.intentKey() || spec.slot())) {
                 continue;
             }
-            Object keyed = keyedValue(values[i], spec, i);
+            any = true;
+            Object value = keyedValue(values[i], spec, i);
+            if (value != values[i]) {
+                if (keyed == values) {
+                    keyed = values.clone();
+                }
+                keyed[i] = value;
+            }
+            hasIntentKey |= spec.intentKey();
+            hasSlot |= spec.slot();
+        }
+        if (!any) {
+            return new KeyParts("[]", "", false);
+        }
+        StringBuilder target = new StringBuilder(48).append('[');
+        List<Object> slots = hasSlot ? new ArrayList<>() : List.of();
+        for (int i = 0; i < keyed.length && i < specs.length; i++) {
+            ParamSpec spec = specs[i];
+            if (spec == null) {
+                continue;
+            }
             if (spec.intentKey()) {
-                hasIntentKey = true;
-                targets.add(keyed);
-                targetNames.add(nameOf(spec, i));
+                if (target.length() > 1) {
+                    target.append(',');
+                }
+                try {
+                    CanonicalJson.append(target, keyed[i]);
+                } catch (NotCanonicalException culprit) {
+                    throw new NotCanonicalException("@IntentKey parameter '" + nameOf(spec, i)
+                            + "' cannot be rendered canonically: " + culprit.getMessage(), culprit);
+                }
             }
             if (spec.slot()) {
-                slots.add(keyed);
+                slots.add(keyed[i]);
             }
         }
-        return new KeyParts(target(targets, targetNames), slot(slots, specs), hasIntentKey);
+        return new KeyParts(target.append(']').toString(), slot(slots, specs), hasIntentKey);
     }
 
     /** The value that stands for an argument in the key: itself, or its fingerprint when redacted. */
@@ -186,23 +250,6 @@ public final class ArgsRenderer {
             // No cause and no detail: the message could quote the secret.
             throw new NotCanonicalException(role(spec) + " parameter '" + nameOf(spec, index) + "' (@Redact, "
                     + value.getClass().getName() + ") cannot be rendered canonically");
-        }
-    }
-
-    private static String target(List<Object> targets, List<String> names) throws NotCanonicalException {
-        try {
-            return CanonicalJson.array(targets);
-        } catch (NotCanonicalException e) {
-            // Only now find out which one, to name it.
-            for (int i = 0; i < targets.size(); i++) {
-                try {
-                    CanonicalJson.of(targets.get(i));
-                } catch (NotCanonicalException culprit) {
-                    throw new NotCanonicalException("@IntentKey parameter '" + names.get(i)
-                            + "' cannot be rendered canonically: " + culprit.getMessage(), culprit);
-                }
-            }
-            throw e;
         }
     }
 

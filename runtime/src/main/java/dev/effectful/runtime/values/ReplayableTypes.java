@@ -75,8 +75,19 @@ final class ReplayableTypes {
         this.mapper = mapper;
     }
 
+    /** A class's answer never changes under one mapper: a dedup hit asks for it on every repeat. */
+    private final ClassValue<Optional<String>> decodableClasses = new ClassValue<>() {
+        @Override
+        protected Optional<String> computeValue(Class<?> type) {
+            return Optional.ofNullable(check(type, false));
+        }
+    };
+
     /** Null when {@code decode} can rebuild the type; otherwise why not. */
     String whyNotDecodable(Type type) {
+        if (type instanceof Class<?> c) {
+            return decodableClasses.get(c).orElse(null);
+        }
         return check(type, false);
     }
 

@@ -1,6 +1,7 @@
 package dev.effectful.runtime.values;
 
 import dev.effectful.runtime.json.JsonMappers;
+import dev.effectful.runtime.json.JsonText;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -20,6 +21,8 @@ public final class ResultCodec {
     private final ObjectMapper mapper;
     private final int maxChars;
     private final ReplayableTypes replayable;
+    /** The shared mapper writes simple values as {@link JsonText} does; another one may be configured otherwise. */
+    private final boolean simpleText;
     /** Immutable results already decoded: a dedup hit answers from here instead of parsing again. */
     private final DecodedValues decoded = new DecodedValues();
 
@@ -33,6 +36,7 @@ public final class ResultCodec {
         }
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         this.maxChars = maxChars;
+        this.simpleText = mapper == JsonMappers.shared();
         this.replayable = new ReplayableTypes(mapper);
     }
 
@@ -42,6 +46,16 @@ public final class ResultCodec {
             // Checked before serializing: its JSON can only be longer.
             return tooLarge();
         }
+        // the common results (a String, an id, a flag) without a generator, the same text Jackson writes
+        String simple = simpleText ? JsonText.simple(value) : null;
+        if (simple != null && simple.length() <= maxChars) {
+            return new Encoded(simple, null);
+        }
+        return encodeWithJackson(value);
+    }
+
+    /** {@link #encode} through the mapper: every value, and the reference the simple path must equal. */
+    Encoded encodeWithJackson(Object value) {
         CappedWriter out = new CappedWriter(maxChars, false);
         try {
             mapper.writeValue(out, value);

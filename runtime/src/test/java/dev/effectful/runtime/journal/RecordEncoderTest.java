@@ -77,6 +77,31 @@ class RecordEncoderTest {
     }
 
     @Test
+    void everyNumberWidthIsByteForByteTheWiresEncoding() {
+        List<Long> numbers = new ArrayList<>();
+        for (int bit = 0; bit < 64; bit++) {
+            for (long d = -2; d <= 2; d++) {
+                numbers.add((1L << bit) + d);
+                numbers.add(-(1L << bit) + d);
+                numbers.add((1L << bit) - 1 + d);
+            }
+        }
+        Random random = new Random(21);
+        for (int i = 0; i < 20_000; i++) {
+            numbers.add(random.nextLong());
+            numbers.add((long) random.nextInt());
+            numbers.add(1_700_000_000_000L + random.nextInt(Integer.MAX_VALUE)); // epoch millis
+            numbers.add((long) random.nextInt(1 << 24) << random.nextInt(40)); // many a float32 holds exactly
+            numbers.add(-((long) random.nextInt(1 << 24) << random.nextInt(40)));
+        }
+        for (long v : numbers) {
+            JournalRecord r = JournalRecord.of(RecordType.OUTCOME).attempt((int) v).started(v).budgetLeftS(v)
+                    .retryAfterS(v).deadlineLeftS(v).pid(v).durationMs(v).build();
+            assertThat(encoded(r)).as("%d", v).isEqualTo(withWire(r));
+        }
+    }
+
+    @Test
     void whatTheEncoderWritesReadsBackCheckedAndEqual() {
         JournalRecord r = JournalRecord.of(RecordType.INTENT).task("order-17").actor("alice").call("charge_card")
                 .kind(Kind.MONEY).intentKey("0123456789abcdef0123456789abcdef").attempt(1).attemptId("order-17-a1")
