@@ -34,7 +34,7 @@ final class Weavers {
     static void warmUpInBackground() {
         Thread t = new Thread(() -> {
             try {
-                rewriteSample(tools());
+                rewriteSample();
                 executors();
             } catch (Throwable e) {
                 // each class that needs a weaver reports the failure with what it means for that class
@@ -45,12 +45,12 @@ final class Weavers {
         t.start();
     }
 
-    private static void rewriteSample(ToolWeaving tools) throws java.io.IOException {
+    /** The first-load weaver is what application tool classes meet first: a few ASM classes, no Byte Buddy. */
+    private static void rewriteSample() throws java.io.IOException {
         String name = WarmUpSample.class.getName().replace('.', '/');
         ClassLoader own = Weavers.class.getClassLoader();
         try (java.io.InputStream in = own.getResourceAsStream(name + ".class")) {
-            // described through the system loader: it has the agent jar, so it finds the API's class files
-            if (in != null && tools.weave(ClassLoader.getSystemClassLoader(), name, in.readAllBytes()) == null) {
+            if (in != null && FirstLoadWeaver.weave(in.readAllBytes()) == null) {
                 AgentLog.debug("effectful weaver warm-up found no tool in its sample");
             }
         }
