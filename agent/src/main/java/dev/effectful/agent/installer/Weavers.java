@@ -35,7 +35,7 @@ final class Weavers {
         Thread t = new Thread(() -> {
             try {
                 rewriteSample();
-                executors();
+                rewriteExecutorSample(executors());
             } catch (Throwable e) {
                 // each class that needs a weaver reports the failure with what it means for that class
                 AgentLog.debug("effectful weaver warm-up failed: " + e);
@@ -43,6 +43,20 @@ final class Weavers {
         }, "effectful-warmup");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Tool classes no longer warm Byte Buddy's rewriting pipeline (type pool, redefinition, advice), and
+     * the first executor the application loads (often on its main thread) would pay for it: one JDK
+     * executor's class file is rewritten here and the result thrown away.
+     */
+    private static void rewriteExecutorSample(ContextPropagation executors) throws java.io.IOException {
+        String name = "java/util/concurrent/FutureTask";
+        try (java.io.InputStream in = ClassLoader.getSystemResourceAsStream(name + ".class")) {
+            if (in != null && executors.weave(name, in.readAllBytes()) == null) {
+                AgentLog.debug("effectful executor warm-up rewrote nothing");
+            }
+        }
     }
 
     /** The first-load weaver is what application tool classes meet first: a few ASM classes, no Byte Buddy. */
