@@ -34,8 +34,8 @@ final class Weavers {
     static void warmUpInBackground() {
         Thread t = new Thread(() -> {
             try {
-                rewriteSample(tools());
-                executors();
+                rewriteSample();
+                rewriteExecutorSample(executors());
             } catch (Throwable e) {
                 // each class that needs a weaver reports the failure with what it means for that class
                 AgentLog.debug("effectful weaver warm-up failed: " + e);
@@ -45,12 +45,26 @@ final class Weavers {
         t.start();
     }
 
-    private static void rewriteSample(ToolWeaving tools) throws java.io.IOException {
+    /**
+     * Tool classes no longer warm Byte Buddy's rewriting pipeline (type pool, redefinition, advice), and
+     * the first executor the application loads (often on its main thread) would pay for it: one JDK
+     * executor's class file is rewritten here and the result thrown away.
+     */
+    private static void rewriteExecutorSample(ContextPropagation executors) throws java.io.IOException {
+        String name = "java/util/concurrent/FutureTask";
+        try (java.io.InputStream in = ClassLoader.getSystemResourceAsStream(name + ".class")) {
+            if (in != null && executors.weave(name, in.readAllBytes()) == null) {
+                AgentLog.debug("effectful executor warm-up rewrote nothing");
+            }
+        }
+    }
+
+    /** The first-load weaver is what application tool classes meet first: a few ASM classes, no Byte Buddy. */
+    private static void rewriteSample() throws java.io.IOException {
         String name = WarmUpSample.class.getName().replace('.', '/');
         ClassLoader own = Weavers.class.getClassLoader();
         try (java.io.InputStream in = own.getResourceAsStream(name + ".class")) {
-            // described through the system loader: it has the agent jar, so it finds the API's class files
-            if (in != null && tools.weave(ClassLoader.getSystemClassLoader(), name, in.readAllBytes()) == null) {
+            if (in != null && FirstLoadWeaver.weave(in.readAllBytes()) == null) {
                 AgentLog.debug("effectful weaver warm-up found no tool in its sample");
             }
         }

@@ -27,6 +27,7 @@ final class WeavingTransformer implements ClassFileTransformer {
     private final Instrumentation inst;
     private final ToolSupertypes supertypes;
     private final Instrumentations libraries;
+    private final FirstLoadWoven firstLoadWoven = new FirstLoadWoven();
 
     WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
                        Instrumentations libraries) {
@@ -55,9 +56,9 @@ final class WeavingTransformer implements ClassFileTransformer {
             starter.startInBackground();
             // remembered before its implementations load, even when it has nothing to rewrite (an interface)
             supertypes.sawToolType(loader, name, bytes);
-            return guardTools(module, loader, name, bytes);
+            return guardTools(module, loader, name, redefined, bytes, true);
         }
-        return inheritsTool(loader, name, bytes) ? guardTools(module, loader, name, bytes) : null;
+        return inheritsTool(loader, name, bytes) ? guardTools(module, loader, name, redefined, bytes, false) : null;
     }
 
     private boolean inheritsTool(ClassLoader loader, String name, byte[] bytes) {
@@ -70,7 +71,8 @@ final class WeavingTransformer implements ClassFileTransformer {
         }
     }
 
-    private byte[] guardTools(Module module, ClassLoader loader, String name, byte[] bytes) {
+    private byte[] guardTools(Module module, ClassLoader loader, String name, Class<?> redefined, byte[] bytes,
+                              boolean declaresTools) {
         long t0 = System.nanoTime();
         Task task = null;
         long remaining = 0;
@@ -82,7 +84,7 @@ final class WeavingTransformer implements ClassFileTransformer {
             task = null;
         }
         try {
-            byte[] rewritten = Weavers.tools().weave(loader, name, bytes);
+            byte[] rewritten = weave(loader, name, redefined, bytes, declaresTools);
             if (rewritten != null) {
                 readBridge(module);
                 AgentLog.debug("effectful rewrote " + name.replace('/', '.') + " in " + (System.nanoTime() - t0) / 1000 + " µs");
@@ -98,6 +100,36 @@ final class WeavingTransformer implements ClassFileTransformer {
             // the first tool class waits for Byte Buddy: the agent's start-up, not the work of the task
             // (if any) that loaded it, so that task's budget gets the time back (see StartWaits)
             creditStartUp(task, t0, remaining);
+        }
+    }
+
+    /**
+     * A class that declares its tools and inherits none is guarded by {@link FirstLoadWeaver} (ASM
+     * core only) when it is first defined, and again by it on every later retransformation, since the
+     * methods it added must stay. Everything else (inherited tools, interfaces, classes loaded
+     * before the agent) takes the Byte Buddy path, which never changes a class's shape.
+     */
+    private byte[] weave(ClassLoader loader, String name, Class<?> redefined, byte[] bytes, boolean declaresTools) {
+        if (declaresTools && (redefined == null ? !inheritsTool(loader, name, bytes) : firstLoadWoven.wove(loader, name))) {
+            byte[] rewritten = redefined == null ? firstLoadOrNull(name, bytes) : FirstLoadWeaver.weave(bytes);
+            if (rewritten != null) {
+                if (redefined == null) {
+                    firstLoadWoven.add(loader, name);
+                }
+                return rewritten;
+            }
+        }
+        return Weavers.tools().weave(loader, name, bytes);
+    }
+
+    /** At first load a failure here costs only the fast path: the Byte Buddy path guards the class instead. */
+    private static byte[] firstLoadOrNull(String name, byte[] bytes) {
+        try {
+            return FirstLoadWeaver.weave(bytes);
+        } catch (Throwable t) {
+            AgentLog.debug("effectful could not guard " + name.replace('/', '.') + " with its first-load weaver ("
+                    + t + "); using Byte Buddy");
+            return null;
         }
     }
 
