@@ -216,7 +216,7 @@ class KeyHeadersTest {
             harness.call(tools, "silentOrder", "dan");
             harness.call(tools, "createOrder", "dan", "sent through a covered client");
         }
-        assertThat(WARNINGS).filteredOn(w -> w.contains("sent no request")).hasSize(1)
+        assertThat(WARNINGS).filteredOn(w -> w.contains("carrying the key")).hasSize(1)
                 .allMatch(w -> w.contains("silent_order") && w.contains("requestKey()"));
     }
 
