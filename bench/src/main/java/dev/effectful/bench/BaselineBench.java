@@ -134,7 +134,9 @@ public class BaselineBench {
             for (long pos = from; pos < to; ) {
                 long start = pos - pos % WINDOW;
                 long end = Math.min(to, start + WINDOW);
-                if (syncWindow == null || !file.equals(syncedFile) || windowStart != start) {
+                // remapped when the file has grown past the window's end since it was mapped
+                if (syncWindow == null || !file.equals(syncedFile) || windowStart != start
+                        || start + syncWindow.capacity() < end) {
                     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                         syncWindow = ch.map(FileChannel.MapMode.READ_ONLY, start, Math.min(WINDOW, ch.size() - start));
                     }
