@@ -113,6 +113,13 @@ final class IntentTable {
         return t;
     }
 
+    /** Writes a zero into every page of this new, empty table, so that its page faults happen now. */
+    void touchPages() {
+        for (long at = 0; at < bytes(slots); at += 4096) {
+            buf.put((int) at, (byte) 0);
+        }
+    }
+
     /** The smallest table that holds {@code keys} below the growth threshold, capped at {@link #MAX_SLOTS}. */
     static int slotsFor(long keys) {
         int n = MIN_SLOTS;

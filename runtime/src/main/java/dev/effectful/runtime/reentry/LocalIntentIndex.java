@@ -35,6 +35,9 @@ public final class LocalIntentIndex implements IntentStore {
     private final StampedLock lock = new StampedLock();
     /** The current table; null when no table file could be made (every key is then in {@link #others}). */
     private volatile IntentTable table;
+    /** The empty table the next growth will take, made and faulted in off the lock (see prepareNext). */
+    private final java.util.concurrent.atomic.AtomicReference<IntentTable> prepared = new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean preparing = new java.util.concurrent.atomic.AtomicBoolean();
     private final ConcurrentHashMap<String, IntentState> others = new ConcurrentHashMap<>();
 
     /** An index in an unnamed temporary file: scratch replays, the CLI, tests. */
@@ -142,6 +145,8 @@ public final class LocalIntentIndex implements IntentStore {
             IntentState s = StateTransitions.next(null, index, record);
             if (t != null && !t.hasRoomForOneMore()) {
                 t = grow(t);
+            } else if (t != null && t.live + t.tombs >= t.slots / 2) {
+                prepareNext(t.slots * 2);
             }
             if (t != null && t.hasRoomForOneMore()) {
                 t.insert(hi, lo, s);
@@ -165,9 +170,11 @@ public final class LocalIntentIndex implements IntentStore {
                     + " further intents are remembered on the heap (shorten effectful.retention to bound it)");
             return t;
         }
-        IntentTable bigger;
+        IntentTable bigger = prepared.getAndSet(null);
         try {
-            bigger = IntentTable.create(tableDir, slots);
+            if (bigger == null || bigger.slots != slots) {
+                bigger = IntentTable.create(tableDir, slots);
+            }
         } catch (IOException | RuntimeException e) {
             AgentLog.warnOnce("index-grow", "effectful could not grow its index table (" + e
                     + "); further intents are remembered on the heap");
@@ -176,6 +183,42 @@ public final class LocalIntentIndex implements IntentStore {
         t.copyLiveInto(bigger);
         table = bigger;
         return bigger;
+    }
+
+    /**
+     * Makes the table the next growth will need, in the background, once the current one is half
+     * full: a new table's pages are faulted in when first written (20-30 µs each on a small VM, seconds
+     * for millions of keys), and growth holds the write lock, so every call would wait for them. The
+     * thread writes zeros over the new, empty table (what it holds anyway) and leaves it for
+     * {@link #grow}, which makes its own if this one is not ready or not the size it wants.
+     */
+    private void prepareNext(int slots) {
+        if (slots > IntentTable.MAX_SLOTS) {
+            return;
+        }
+        IntentTable ready = prepared.get();
+        if (ready != null && ready.slots == slots || !preparing.compareAndSet(false, true)) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            try {
+                IntentTable next = IntentTable.create(tableDir, slots);
+                next.touchPages();
+                prepared.set(next);
+            } catch (IOException | RuntimeException e) {
+                // growth makes its own table then, under the lock, as without this
+            } finally {
+                preparing.set(false);
+            }
+        }, "effectful-index-prepare");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Slots of the table prepared for the next growth, 0 when none is ready; for tests of growth. */
+    int preparedSlots() {
+        IntentTable p = prepared.get();
+        return p == null ? 0 : p.slots;
     }
 
     @Override

@@ -83,4 +83,36 @@ class LocalIntentIndexTest {
         assertThat(index.get("old-crash")).isPresent();
         assertThat(index.get("young")).isPresent();
     }
+
+    /**
+     * Growth holds the write lock, and a new table's page faults cost seconds at millions of keys: the
+     * next table is made and faulted in the background once the current one is half full, and the
+     * growth takes it instead of making its own under the lock.
+     */
+    @Test
+    void theNextTableIsPreparedOffTheLockAndTakenByTheGrowth() {
+        LocalIntentIndex small = new LocalIntentIndex(null, IntentTable.MIN_SLOTS);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        while (keys.size() <= IntentTable.MIN_SLOTS / 2) {
+            String k = String.format("%016x%016x", rnd.nextLong(), rnd.nextLong());
+            small.apply(keys.size(), JournalRecord.of(RecordType.INTENT).intentKey(k).attempt(1).started(1).build());
+            keys.add(k);
+        }
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (small.preparedSlots() == 0 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        assertThat(small.preparedSlots()).as("prepared once half full").isEqualTo(2 * IntentTable.MIN_SLOTS);
+        while (small.tableSlots() == IntentTable.MIN_SLOTS) {
+            String k = String.format("%016x%016x", rnd.nextLong(), rnd.nextLong());
+            small.apply(keys.size(), JournalRecord.of(RecordType.INTENT).intentKey(k).attempt(1).started(1).build());
+            keys.add(k);
+        }
+        assertThat(small.tableSlots()).isEqualTo(2 * IntentTable.MIN_SLOTS);
+        assertThat(small.preparedSlots()).as("taken by the growth").isZero();
+        for (String k : keys) {
+            assertThat(small.get(k)).as(k).get().extracting(IntentState::phase).isEqualTo(Phase.INTENDED);
+        }
+    }
 }
