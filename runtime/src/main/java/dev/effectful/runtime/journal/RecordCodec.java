@@ -111,8 +111,9 @@ public final class RecordCodec {
         text(w, Field.CALL, r.call());
         word(w, Field.KIND, r.kind());
         String key = r.intentKey();
-        if (HexKeys.isKey(key)) {
-            w.writeEventId(Field.INTENT_KEY.id).uuid(new java.util.UUID(HexKeys.high(key), HexKeys.low(key)));
+        long[] bits = new long[2];
+        if (HexKeys.parse(key, bits)) {
+            w.writeEventId(Field.INTENT_KEY.id).uuid(new java.util.UUID(bits[0], bits[1]));
         } else {
             text(w, Field.INTENT_KEY, key);
         }

@@ -55,6 +55,8 @@ final class RecordEncoder {
     private final Bytes<byte[]> scratchBytes = Bytes.allocateElasticOnHeap(64);
     private final Wire scratch = WireType.BINARY_LIGHT.apply(scratchBytes);
     private byte[] buf = new byte[512];
+    /** The intent key's two halves, as {@link HexKeys#parse} leaves them. */
+    private final long[] keyBits = new long[2];
     private int n;
 
     static RecordEncoder get() {
@@ -163,15 +165,16 @@ final class RecordEncoder {
 
     /** A hex key as the wire's UUID: its code, then the high and the low 64 bits, each little-endian. */
     private void intentKey(String key) {
-        if (!HexKeys.isKey(key)) {
+        // parsed once into this encoder's own pair: a record's hot path, once per record
+        if (!HexKeys.parse(key, keyBits)) {
             text(RecordCodec.Field.INTENT_KEY, key);
             return;
         }
         eventId(RecordCodec.Field.INTENT_KEY);
         ensure(17);
         buf[n++] = (byte) BinaryWireCode.UUID;
-        int64le(HexKeys.high(key));
-        int64le(HexKeys.low(key));
+        int64le(keyBits[0]);
+        int64le(keyBits[1]);
     }
 
     private void int64le(long v) {

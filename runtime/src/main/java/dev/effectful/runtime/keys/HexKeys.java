@@ -55,22 +55,7 @@ public final class HexKeys {
         return bad >= 0;
     }
 
-    /** True for exactly 32 lower-case hex digits: only such a key round-trips through its bits unchanged. */
-    public static boolean isKey(String key) {
-        return parse(key, new long[2]);
-    }
-
-    /** The first 16 digits as a number; {@code key} must pass {@link #isKey}. */
-    public static long high(String key) {
-        return half(key, 0);
-    }
-
-    /** The last 16 digits as a number; {@code key} must pass {@link #isKey}. */
-    public static long low(String key) {
-        return half(key, 1);
-    }
-
-    /** The high (0: first 16 digits) or low (1) half of a key that passes {@link #isKey}. */
+    /** The high (0: first 16 digits) or low (1) half of a key {@link #parse} accepts. */
     public static long half(String key, int which) {
         long[] both = new long[2];
         parse(key, both);
