@@ -54,11 +54,9 @@ public final class LedgerProcess {
     }
 
     public static void main(String[] args) throws Exception {
-        // The JDK server closes a keep-alive connection idle for 30 s. A client that takes that connection
-        // from its pool in the instant the close arrives has its POST cut with "header parser received no
-        // bytes (connection closed locally)": a true unknown, which the agent reports as such, but one the
-        // ledger made, not the workload (the soak met it once in 194,768 calls). Never closing idle
-        // connections while a run lasts takes that race away; the client's pool still closes its own.
+        // The JDK server closes a keep-alive connection idle for 30 s, while the JDK client keeps it pooled for
+        // 1200 s: a POST that takes such a connection from the pool as the close arrives is cut, a lost answer
+        // the ledger made, not the workload. Never closing idle connections while a run lasts rules that out.
         System.setProperty("sun.net.httpserver.idleInterval", "86400");
         Path portFile = Path.of(args[0]);
         LedgerProcess ledger = new LedgerProcess(Path.of(args[1]));

@@ -124,6 +124,7 @@ public final class Soak {
         List<SoakVerdict.Sample> samples = new ArrayList<>();
         Map<String, Long> totals = new LinkedHashMap<>();
         Set<String> held = new LinkedHashSet<>();
+        Set<String> lostByJdk = new LinkedHashSet<>();
         List<String> odd = new ArrayList<>();
         for (String line : out) {
             if (line.startsWith("SAMPLE ")) {
@@ -134,6 +135,8 @@ public final class Soak {
                 totals.putAll(fields(line));
             } else if (line.startsWith("HELD ")) {
                 held.add(line.split(" ")[3]);
+            } else if (line.startsWith("JDKLOST ")) {
+                lostByJdk.add(line.split(" ")[3]);
             } else if (line.startsWith("ODD ")) {
                 odd.add(line);
             }
@@ -155,7 +158,7 @@ public final class Soak {
             }
         }
         return new SoakVerdict.Observed(o.seconds(), o.retentionSeconds(), o.retentionSeconds() * 1000 / 3, samples, index,
-                deleted, totals, held, cli, ledger, odd);
+                deleted, totals, held, lostByJdk, cli, ledger, odd);
     }
 
     /** {@code journal unresolved --json}, as an operator runs it: intent key -> its intent record could be read. */

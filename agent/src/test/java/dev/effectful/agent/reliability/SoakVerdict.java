@@ -32,8 +32,16 @@ public record SoakVerdict(Map<String, Object> figures, List<Check> checks, List<
     /** Everything the soak observed. */
     public record Observed(long seconds, long retentionSeconds, long sessionMillis, List<Sample> samples,
                            List<Long> indexSizes, long filesDeleted, Map<String, Long> totals, Set<String> heldKeys,
-                           Map<String, Boolean> cliUnresolved, List<LedgerEntry> ledger, List<String> odd) {
+                           Set<String> lostByJdkKeys, Map<String, Boolean> cliUnresolved, List<LedgerEntry> ledger,
+                           List<String> odd) {
     }
+
+    /**
+     * New calls whose answer the JDK's own HttpClient lost (JDK-8338569) may be this many: each is a true
+     * unknown the agent must report and keep unresolved. More than a few means something else is losing
+     * answers.
+     */
+    private static final int JDK_LOST_ALLOWED = 3;
 
     /**
      * Samples are taken while both workers run, so even after a full GC they swing by several MiB
@@ -123,10 +131,18 @@ public record SoakVerdict(Map<String, Object> figures, List<Check> checks, List<
         checks.add(new Check("held intents kept", held > 0 && readable == held,
                 readable + " of " + held + " held intents listed by `journal unresolved` with their intent record"));
         // anything else listed is an intent the CLI (and a restarted agent) would wrongly hold for a person
-        long phantoms = o.cliUnresolved().keySet().stream().filter(k -> !o.heldKeys().contains(k)).count();
+        long phantoms = o.cliUnresolved().keySet().stream()
+                .filter(k -> !o.heldKeys().contains(k) && !o.lostByJdkKeys().contains(k)).count();
         f.put("phantom_unresolved", phantoms);
         checks.add(new Check("no phantom unresolved", phantoms == 0,
                 phantoms + " intents listed unresolved that were settled while the application ran"));
+
+        // answers the JDK's client lost: unknown to the caller, so unresolved in the journal until someone settles them
+        long lostListed = o.lostByJdkKeys().stream().filter(k -> Boolean.TRUE.equals(o.cliUnresolved().get(k))).count();
+        f.put("lost_by_jdk", o.lostByJdkKeys().size());
+        checks.add(new Check("answers the JDK lost kept", o.lostByJdkKeys().size() <= JDK_LOST_ALLOWED
+                && lostListed == o.lostByJdkKeys().size(), lostListed + " of " + o.lostByJdkKeys().size()
+                + " answers lost by the JDK HttpClient (JDK-8338569) listed unresolved; at most " + JDK_LOST_ALLOWED + " allowed"));
 
         // the ledger: nothing applied twice, every new effect there once
         long dups = o.ledger().stream().filter(e -> e.applied() > 1).count();
