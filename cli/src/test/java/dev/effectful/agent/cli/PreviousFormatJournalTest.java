@@ -38,21 +38,13 @@ class PreviousFormatJournalTest {
         Path now = tmp.resolve("now");
         Path before = tmp.resolve("before");
         TestJournals.writeScenario(now);
-        try (ChronicleJournal j = ChronicleJournal.openWriter(before, false, null, null);
-             ExcerptAppender appender = j.queue().createAppender()) {
-            for (JournalRecord r : TestJournals.scenario()) {
-                try (DocumentContext dc = appender.writingDocument()) {
-                    writePreviousFormat(r, dc.wire());
-                }
-            }
-        }
+        write(before, PreviousFormatJournalTest::writePreviousFormat);
         for (String[] command : new String[][] {{"tasks"}, {"show", "ord-1"}, {"show", K_OK}, {"unresolved"},
                 {"--json", "unresolved"}, {"--json", "tasks"}, {"verify"}, {"tail", "-n", "4"}}) {
             Run a = cli(args(before, command));
             Run b = cli(args(now, command));
-            // verify names the directory it read
-            assertThat(a.out().replace(before.toString(), "DIR")).as(String.join(" ", command)).isNotBlank()
-                    .isEqualTo(b.out().replace(now.toString(), "DIR"));
+            assertThat(normal(a.out(), before)).as(String.join(" ", command)).isNotBlank()
+                    .isEqualTo(normal(b.out(), now));
             assertThat(a.code()).isEqualTo(b.code());
         }
         List<ObjectNode> old = exported(before);
@@ -71,6 +63,46 @@ class PreviousFormatJournalTest {
         }
         assertThat(current.get(0).get("intent_key").asText()).isEqualTo(K_OK);
         assertThat(current.get(0).get("attempt_id").asText()).isEqualTo("ord-1-01234567-a1");
+    }
+
+    @Test
+    void everyCommandPrintsTheSameForTheFirstIssue21FormatAndTheNewOne() throws Exception {
+        Path now = tmp.resolve("now");
+        Path before = tmp.resolve("issue21-first");
+        TestJournals.writeScenario(now);
+        write(before, PreviousFormatJournalTest::writeFirstIssue21Format);
+        for (String[] command : new String[][] {{"tasks"}, {"show", "ord-1"}, {"show", K_OK}, {"unresolved"},
+                {"--json", "unresolved"}, {"--json", "tasks"}, {"verify"}, {"tail", "-n", "4"}, {"tail", "-n", "10"},
+                {"--json", "show", "ord-1"}}) {
+            Run a = cli(args(before, command));
+            Run b = cli(args(now, command));
+            assertThat(normal(a.out(), before)).as(String.join(" ", command)).isNotBlank()
+                    .isEqualTo(normal(b.out(), now));
+            assertThat(a.code()).isEqualTo(b.code());
+        }
+        List<ObjectNode> old = exported(before);
+        assertThat(old).hasSize(10);
+        // nothing differs at all: that format already left a dedup's pid and thread out
+        assertThat(exported(now)).isEqualTo(old);
+    }
+
+    private static void write(Path dir, java.util.function.BiConsumer<JournalRecord, Wire> writer) throws Exception {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null);
+             ExcerptAppender appender = j.queue().createAppender()) {
+            for (JournalRecord r : TestJournals.scenario()) {
+                try (DocumentContext dc = appender.writingDocument()) {
+                    writer.accept(r, dc.wire());
+                }
+            }
+        }
+    }
+
+    /**
+     * verify names the directory it read; an age is counted from the clock at each run, and two runs
+     * on a loaded machine can straddle a second
+     */
+    private static String normal(String out, Path dir) {
+        return out.replace(dir.toString(), "DIR").replaceAll("\"age_s\":\\d+", "\"age_s\":N");
     }
 
     private static String[] args(Path dir, String[] command) {
@@ -124,6 +156,11 @@ class PreviousFormatJournalTest {
         number(w, 21, r.durationMs());
         text(w, 22, r.item());
         text(w, 25, r.reentry());
+        checksums(r, w, bytes, start);
+    }
+
+    /** The identity checksum, then the crc over every byte of the record before it. */
+    private static void checksums(JournalRecord r, Wire w, Bytes<?> bytes, long start) {
         java.io.ByteArrayOutputStream id = new java.io.ByteArrayOutputStream();
         for (String v : new String[] {r.type().word(), r.task(), r.intentKey(), r.call()}) {
             if (v == null) {
@@ -148,6 +185,68 @@ class PreviousFormatJournalTest {
         crc.reset();
         crc.update(all);
         w.writeEventId(24).fixedInt32((int) crc.getValue());
+    }
+
+    /**
+     * The first format of issue 21 (the one the {@code head} field replaced), field for field: numbered
+     * fields; type, kind, outcome, effect and probe each a field holding its one-byte code (the format's
+     * fixed numbers, below); a 32-hex-digit key as the wire's UUID; the attempt as a field of its own; an
+     * attempt id of the usual {@code task-keyprefix8-aN} shape as the wire's {@code true}; no pid or
+     * thread on a dedup; every number as the wire writes it; then both checksums as above.
+     */
+    static void writeFirstIssue21Format(JournalRecord r, Wire w) {
+        Bytes<?> bytes = w.bytes();
+        long start = bytes.writePosition();
+        code(w, 1, r.type().word(), "intent", "outcome", "probe", "dedup", "resolution", "refused");
+        text(w, 2, r.task());
+        text(w, 3, r.actor());
+        text(w, 4, r.call());
+        code(w, 5, r.kind() == null ? null : r.kind().word(), "read", "idempotent", "create", "send", "money",
+                "destructive");
+        String key = r.intentKey();
+        if (key != null && key.matches("[0-9a-f]{32}")) {
+            w.writeEventId(6).uuid(new java.util.UUID(Long.parseUnsignedLong(key.substring(0, 16), 16),
+                    Long.parseUnsignedLong(key.substring(16), 16)));
+        } else {
+            text(w, 6, key);
+        }
+        if (r.attempt() != 0) {
+            w.writeEventId(7).int32(r.attempt());
+        }
+        if (r.task() != null && key != null && key.length() >= 8 && r.attempt() >= 0
+                && (r.task() + "-" + key.substring(0, 8) + "-a" + r.attempt()).equals(r.attemptId())) {
+            w.writeEventId(8).bool(true);
+        } else {
+            text(w, 8, r.attemptId());
+        }
+        w.writeEventId(9).int64(r.started());
+        number(w, 10, r.budgetLeftS());
+        text(w, 11, r.args());
+        code(w, 12, r.outcome() == null ? null : r.outcome().word(), "ok", "retryable", "permanent", "unknown");
+        code(w, 13, r.effectApplied() == null ? null : r.effectApplied().word(), "yes", "no", "partial", "unknown");
+        number(w, 14, r.retryAfterS());
+        number(w, 15, r.deadlineLeftS());
+        text(w, 16, r.message());
+        text(w, 17, r.result());
+        code(w, 18, r.probe() == null ? null : r.probe().word(), "found", "absent", "failed");
+        if (!r.type().word().equals("dedup")) {
+            w.writeEventId(19).int64(r.pid());
+            text(w, 20, r.thread());
+        }
+        number(w, 21, r.durationMs());
+        text(w, 22, r.item());
+        text(w, 25, r.reentry());
+        checksums(r, w, bytes, start);
+    }
+
+    /** A closed word as its code: its position (from 1) among {@code words}, the format's table. */
+    private static void code(Wire w, int id, String word, String... words) {
+        if (word != null) {
+            int code = List.of(words).indexOf(word) + 1;
+            assertThat(code).as(word).isPositive();
+            w.writeEventId(id);
+            w.bytes().writeUnsignedByte(code);
+        }
     }
 
     private static void text(Wire w, int id, String v) {

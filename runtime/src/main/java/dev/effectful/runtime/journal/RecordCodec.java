@@ -20,7 +20,10 @@ import net.openhft.chronicle.wire.WireOut;
  * wire's own type code: a 32-hex-digit intent key is its 128 bits ({@link HexKeys}, the wire's UUID),
  * an attempt id that {@link AttemptIds#of} makes of the record's task, key and attempt is the wire's
  * {@code true} (rebuilt on reading), the closed words are one-byte codes ({@link Codes}), and a
- * dedup record carries no pid or thread. Everything above the codec sees the same text as before.
+ * dedup record carries no pid or thread. Then (disk per attempt 314 B -> under 300 B) a record whose
+ * closed words have codes starts with one {@code head} number standing for its type, kind, outcome,
+ * effect, attempt and the derived attempt id's mark ({@link #head}), and a number 0..127 is one byte.
+ * Everything above the codec sees the same text as before.
  *
  * <p>Every record ends in two checksums (CRC32C), both fixed-width so a reader finds the last one
  * at a known place without decoding: {@code identity} over the record's type, task, intent key and
@@ -40,7 +43,7 @@ public final class RecordCodec {
         EFFECT_APPLIED(13, "effect_applied"), RETRY_AFTER_S(14, "retry_after_s"),
         DEADLINE_LEFT_S(15, "deadline_left_s"), MESSAGE(16, "message"), RESULT(17, "result"), PROBE(18, "probe"),
         PID(19, "pid"), THREAD(20, "thread"), DURATION_MS(21, "duration_ms"), ITEM(22, "item"),
-        IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry");
+        IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry"), HEAD(26, "head");
 
         private static final Field[] BY_ID = new Field[32];
         private static final java.util.Map<String, Field> BY_NAME = new java.util.HashMap<>();
@@ -105,11 +108,19 @@ public final class RecordCodec {
     }
 
     private static void writeFields(JournalRecord r, WireOut w) {
-        word(w, Field.TYPE, r.type());
+        boolean derived = attemptIdDerived(r);
+        long head = head(r, derived);
+        if (head >= 0) {
+            number(w, Field.HEAD, head);
+        } else {
+            word(w, Field.TYPE, r.type());
+        }
         text(w, Field.TASK, r.task());
         text(w, Field.ACTOR, r.actor());
         text(w, Field.CALL, r.call());
-        word(w, Field.KIND, r.kind());
+        if (head < 0) {
+            word(w, Field.KIND, r.kind());
+        }
         String key = r.intentKey();
         long[] bits = new long[2];
         if (HexKeys.parse(key, bits)) {
@@ -117,31 +128,64 @@ public final class RecordCodec {
         } else {
             text(w, Field.INTENT_KEY, key);
         }
-        if (r.attempt() != 0) {
-            w.writeEventId(Field.ATTEMPT.id).int32(r.attempt());
+        if (head < 0 && r.attempt() != 0) {
+            number(w, Field.ATTEMPT, (long) r.attempt());
         }
-        if (attemptIdDerived(r)) {
-            w.writeEventId(Field.ATTEMPT_ID.id).bool(true);
-        } else {
+        if (!derived) {
             text(w, Field.ATTEMPT_ID, r.attemptId());
+        } else if (head < 0) {
+            w.writeEventId(Field.ATTEMPT_ID.id).bool(true);
         }
-        w.writeEventId(Field.STARTED.id).int64(r.started());
+        number(w, Field.STARTED, r.started());
         number(w, Field.BUDGET_LEFT_S, r.budgetLeftS());
         text(w, Field.ARGS, r.args());
-        word(w, Field.OUTCOME, r.outcome());
-        word(w, Field.EFFECT_APPLIED, r.effectApplied());
+        if (head < 0) {
+            word(w, Field.OUTCOME, r.outcome());
+            word(w, Field.EFFECT_APPLIED, r.effectApplied());
+        }
         number(w, Field.RETRY_AFTER_S, r.retryAfterS());
         number(w, Field.DEADLINE_LEFT_S, r.deadlineLeftS());
         text(w, Field.MESSAGE, r.message());
         text(w, Field.RESULT, r.result());
         word(w, Field.PROBE, r.probe());
         if (!omitsWriter(r)) {
-            w.writeEventId(Field.PID.id).int64(r.pid());
+            number(w, Field.PID, r.pid());
             text(w, Field.THREAD, r.thread());
         }
         number(w, Field.DURATION_MS, r.durationMs());
         text(w, Field.ITEM, r.item());
         text(w, Field.REENTRY, r.reentry());
+    }
+
+    /** Bits of {@link #head}: type, kind, outcome and effect codes (3 bits each), the derived mark, the attempt. */
+    private static final int HEAD_KIND = 3;
+    private static final int HEAD_OUTCOME = 6;
+    private static final int HEAD_EFFECT = 9;
+    private static final int HEAD_DERIVED = 12;
+    private static final int HEAD_ATTEMPT = 13;
+    /** Attempts below this fit the head (it stays a 32-bit number); any other is written as its own field. */
+    private static final int HEAD_ATTEMPTS = 1 << 18;
+
+    /**
+     * The {@code head} field: one number that stands for {@code type}, {@code kind}, {@code outcome},
+     * {@code effect_applied}, {@code attempt} and the derived attempt id's mark, written first in place of
+     * them (each was a field of its own: two bytes of field number apiece). -1 when the record does not
+     * fit it (a word without a code, a code past 7, an attempt out of range): then those fields are
+     * written one by one, as before. A record is read the same either way.
+     */
+    static long head(JournalRecord r, boolean derived) {
+        int type = Codes.of(r.type());
+        int kind = r.kind() == null ? 0 : Codes.of(r.kind());
+        int outcome = r.outcome() == null ? 0 : Codes.of(r.outcome());
+        int effect = r.effectApplied() == null ? 0 : Codes.of(r.effectApplied());
+        int attempt = r.attempt();
+        if (type == 0 || type > 7 || (r.kind() != null && (kind == 0 || kind > 7))
+                || (r.outcome() != null && (outcome == 0 || outcome > 7))
+                || (r.effectApplied() != null && (effect == 0 || effect > 7)) || attempt < 0 || attempt >= HEAD_ATTEMPTS) {
+            return -1;
+        }
+        return type | kind << HEAD_KIND | outcome << HEAD_OUTCOME | effect << HEAD_EFFECT
+                | (derived ? 1 : 0) << HEAD_DERIVED | (long) attempt << HEAD_ATTEMPT;
     }
 
     /** How much of a record {@link #decode} reads. */
@@ -302,6 +346,30 @@ public final class RecordCodec {
                 field = Field.byId(id);
             }
             if (b == null) {
+                if (field == Field.HEAD) {
+                    long head = in.int64();
+                    RecordType type = Codes.type((int) (head & 7));
+                    if (type == null || head < 0 || head >>> HEAD_ATTEMPT >= HEAD_ATTEMPTS) {
+                        return null;
+                    }
+                    b = JournalRecord.of(type).pid(0).thread(null);
+                    int kind = (int) (head >>> HEAD_KIND & 7);
+                    int outcome = (int) (head >>> HEAD_OUTCOME & 7);
+                    int effect = (int) (head >>> HEAD_EFFECT & 7);
+                    // a code this reader does not know reads as null, as a field of its own would
+                    if (kind != 0 && !lean) {
+                        b.kind(Codes.kind(kind));
+                    }
+                    if (outcome != 0) {
+                        b.outcome(Codes.outcome(outcome));
+                    }
+                    if (effect != 0) {
+                        b.effectApplied(Codes.effect(effect));
+                    }
+                    derivedAttemptId = (head >>> HEAD_DERIVED & 1) == 1;
+                    b.attempt(attempt = (int) (head >>> HEAD_ATTEMPT));
+                    continue;
+                }
                 if (field != Field.TYPE) {
                     return null;
                 }
@@ -420,6 +488,19 @@ public final class RecordCodec {
 
     private static void number(WireOut w, Field field, Long value) {
         if (value != null) {
+            number(w, field, value.longValue());
+        }
+    }
+
+    /**
+     * A number 0..127 is its own one byte (the wire reads a byte below 0x80 as that number, as it reads
+     * the closed words' codes); the wire writes it as two. Any other number as the wire writes it.
+     */
+    private static void number(WireOut w, Field field, long value) {
+        if (value >= 0 && value < 0x80) {
+            w.writeEventId(field.id);
+            w.bytes().writeUnsignedByte((int) value);
+        } else {
             w.writeEventId(field.id).int64(value);
         }
     }

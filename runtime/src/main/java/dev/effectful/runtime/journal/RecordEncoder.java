@@ -31,9 +31,10 @@ final class RecordEncoder {
     private static final int ANY_TEXT = 0xB8;
 
     /**
-     * Chronicle's binary wire writes a number in the smallest of these that holds it (a value past 32
-     * bits that a float32 holds exactly is written as that float); RecordEncoderTest holds every
-     * range equal to the wire's own encoding.
+     * A number 0..127 is written as its own byte (which the wire reads as that number: {@code
+     * RecordCodec.number}); any other number as Chronicle's binary wire writes it, in the smallest of
+     * these that holds it (a value past 32 bits that a float32 holds exactly is written as that
+     * float). RecordEncoderTest holds every range equal to {@code RecordCodec.writeWithWire}.
      */
     private static final int UINT8 = 0xA1;
     private static final int UINT16 = 0xA2;
@@ -66,27 +67,37 @@ final class RecordEncoder {
     /** Encodes {@code r}; the record is {@link #buffer}{@code [0, }{@link #length}{@code )}. */
     RecordEncoder encode(JournalRecord r) {
         n = 0;
-        word(RecordCodec.Field.TYPE, r.type());
+        boolean derived = RecordCodec.attemptIdDerived(r);
+        long head = RecordCodec.head(r, derived);
+        if (head >= 0) {
+            int64(RecordCodec.Field.HEAD, head);
+        } else {
+            word(RecordCodec.Field.TYPE, r.type());
+        }
         text(RecordCodec.Field.TASK, r.task());
         text(RecordCodec.Field.ACTOR, r.actor());
         text(RecordCodec.Field.CALL, r.call());
-        word(RecordCodec.Field.KIND, r.kind());
+        if (head < 0) {
+            word(RecordCodec.Field.KIND, r.kind());
+        }
         intentKey(r.intentKey());
-        if (r.attempt() != 0) {
+        if (head < 0 && r.attempt() != 0) {
             // int32 of an int writes what int64 of it writes (RecordEncoderTest)
             int64(RecordCodec.Field.ATTEMPT, r.attempt());
         }
-        if (RecordCodec.attemptIdDerived(r)) {
+        if (!derived) {
+            text(RecordCodec.Field.ATTEMPT_ID, r.attemptId());
+        } else if (head < 0) {
             eventId(RecordCodec.Field.ATTEMPT_ID);
             raw(TRUE);
-        } else {
-            text(RecordCodec.Field.ATTEMPT_ID, r.attemptId());
         }
         int64(RecordCodec.Field.STARTED, r.started());
         number(RecordCodec.Field.BUDGET_LEFT_S, r.budgetLeftS());
         text(RecordCodec.Field.ARGS, r.args());
-        word(RecordCodec.Field.OUTCOME, r.outcome());
-        word(RecordCodec.Field.EFFECT_APPLIED, r.effectApplied());
+        if (head < 0) {
+            word(RecordCodec.Field.OUTCOME, r.outcome());
+            word(RecordCodec.Field.EFFECT_APPLIED, r.effectApplied());
+        }
         number(RecordCodec.Field.RETRY_AFTER_S, r.retryAfterS());
         number(RecordCodec.Field.DEADLINE_LEFT_S, r.deadlineLeftS());
         text(RecordCodec.Field.MESSAGE, r.message());
@@ -193,7 +204,10 @@ final class RecordEncoder {
         eventId(field);
         ensure(9);
         if (value >= 0) {
-            if (value <= 0xFF) {
+            if (value < 0x80) {
+                // its own byte: see RecordCodec.number
+                code((int) value);
+            } else if (value <= 0xFF) {
                 code(UINT8);
                 le(value, 1);
             } else if (value <= Short.MAX_VALUE) {

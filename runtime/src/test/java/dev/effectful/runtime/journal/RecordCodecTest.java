@@ -151,6 +151,60 @@ class RecordCodecTest {
         }
     }
 
+    @Test
+    void aRecordOfTheFirstIssue21FormatIsReadAsBeforeInEveryMode() {
+        // the format before the head: a field per closed word (its code), the attempt as its own field and
+        // the attempt id as the wire's true; every mode reads it as it reads the same record written today
+        for (JournalRecord r : java.util.List.of(ENGINE_INTENT, ENGINE_OUTCOME, ENGINE_DEDUP, OUTCOME)) {
+            Wire w = wire();
+            writeFirstIssue21Format(r, w);
+            byte[] before = w.bytes().toByteArray();
+            for (RecordCodec.Mode mode : RecordCodec.Mode.values()) {
+                DecodedRecord old = RecordCodec.decode(read(before), mode);
+                DecodedRecord now = RecordCodec.decode(read(bytes(r)), mode);
+                assertThat(old.integrity()).as(mode.name()).isEqualTo(DecodedRecord.Integrity.CHECKED);
+                assertThat(old.record()).as(r.type() + " " + mode).isEqualTo(now.record());
+            }
+            assertThat(RecordCodec.read(read(before))).isEqualTo(r);
+        }
+    }
+
+    @Test
+    void everyModeReadsTheHeadAsItReadsSeparateFields() {
+        // every combination the head packs, and the records that cannot be packed (written field by field)
+        java.util.List<JournalRecord> records = new java.util.ArrayList<>();
+        for (RecordType type : RecordType.values()) {
+            for (Kind kind : new Kind[] {null, Kind.READ, Kind.SEND, Kind.DESTRUCTIVE}) {
+                for (OutcomeWord outcome : new OutcomeWord[] {null, OutcomeWord.OK, OutcomeWord.UNKNOWN}) {
+                    for (Effect effect : new Effect[] {null, Effect.YES, Effect.UNKNOWN}) {
+                        for (int attempt : new int[] {0, 1, 127, (1 << 18) - 1, 1 << 18, Integer.MAX_VALUE, -1}) {
+                            for (boolean derived : new boolean[] {true, false}) {
+                                records.add(JournalRecord.of(type).task("task-9").call("c").kind(kind).intentKey(KEY)
+                                        .attempt(attempt).attemptId(derived ? AttemptIds.of("task-9", KEY, attempt) : "custom")
+                                        .outcome(outcome).effectApplied(effect).started(0).budgetLeftS(127L)
+                                        .deadlineLeftS(128L).durationMs(0L).pid(0).thread("t").build());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (JournalRecord r : records) {
+            Wire w = wire();
+            writeFirstIssue21Format(r, w);
+            byte[] before = w.bytes().toByteArray();
+            byte[] now = bytes(r);
+            assertThat(now.length).as(r.toString()).isLessThanOrEqualTo(before.length);
+            for (RecordCodec.Mode mode : RecordCodec.Mode.values()) {
+                assertThat(RecordCodec.decode(read(now), mode).record()).as(mode + " " + r)
+                        .isEqualTo(RecordCodec.decode(read(before), mode).record());
+            }
+            if (r.type() != RecordType.DEDUP) { // a dedup keeps no pid or thread, in either format
+                assertThat(RecordCodec.read(read(now))).isEqualTo(r);
+            }
+        }
+    }
+
     private static byte[] bytes(JournalRecord r) {
         Wire w = wire();
         RecordCodec.write(r, w);
@@ -208,6 +262,64 @@ class RecordCodecTest {
     private static void previousNumber(Wire w, int id, Long v) {
         if (v != null) {
             w.writeEventId(id).int64(v);
+        }
+    }
+
+    /**
+     * The first format of issue 21, field for field as its writer wrote it: numbered fields, the type and
+     * every closed word its one-byte code in a field of its own, a 32-hex-digit key as the wire's UUID,
+     * the attempt as its own field and a derived attempt id as the wire's {@code true}, no pid or thread
+     * on a dedup, every number as the wire writes it; then the identity and crc checksums.
+     */
+    static void writeFirstIssue21Format(JournalRecord r, Wire w) {
+        Bytes<?> bytes = w.bytes();
+        long start = bytes.writePosition();
+        firstCode(w, 1, r.type());
+        previousText(w, 2, r.task());
+        previousText(w, 3, r.actor());
+        previousText(w, 4, r.call());
+        firstCode(w, 5, r.kind());
+        long[] bits = new long[2];
+        if (dev.effectful.runtime.keys.HexKeys.parse(r.intentKey(), bits)) {
+            w.writeEventId(6).uuid(new java.util.UUID(bits[0], bits[1]));
+        } else {
+            previousText(w, 6, r.intentKey());
+        }
+        if (r.attempt() != 0) {
+            w.writeEventId(7).int32(r.attempt());
+        }
+        if (AttemptIds.isOf(r.attemptId(), r.task(), r.intentKey(), r.attempt())) {
+            w.writeEventId(8).bool(true);
+        } else {
+            previousText(w, 8, r.attemptId());
+        }
+        w.writeEventId(9).int64(r.started());
+        previousNumber(w, 10, r.budgetLeftS());
+        previousText(w, 11, r.args());
+        firstCode(w, 12, r.outcome());
+        firstCode(w, 13, r.effectApplied());
+        previousNumber(w, 14, r.retryAfterS());
+        previousNumber(w, 15, r.deadlineLeftS());
+        previousText(w, 16, r.message());
+        previousText(w, 17, r.result());
+        firstCode(w, 18, r.probe());
+        if (r.type() != RecordType.DEDUP) {
+            w.writeEventId(19).int64(r.pid());
+            previousText(w, 20, r.thread());
+        }
+        previousNumber(w, 21, r.durationMs());
+        previousText(w, 22, r.item());
+        previousText(w, 25, r.reentry());
+        RecordCodec.Scratch s = new RecordCodec.Scratch();
+        w.writeEventId(23).fixedInt32(s.identity(r));
+        int crc = s.crc(bytes, start, bytes.writePosition());
+        w.writeEventId(24).fixedInt32(crc);
+    }
+
+    private static void firstCode(Wire w, int id, Enum<?> v) {
+        if (v != null) {
+            w.writeEventId(id);
+            w.bytes().writeUnsignedByte(Codes.of(v));
         }
     }
 
