@@ -93,7 +93,7 @@ final class EngineStarter {
             RequiredModules.missing().ifPresent(reason -> {
                 throw new IllegalStateException(reason);
             });
-            // Jackson and the classifier load on a second core while this thread opens Chronicle
+            // the classifier loads on a second core while this thread opens Chronicle (Jackson waits for a value that needs it)
             background("effectful-start-warmup", EngineFactory::warmUpInMemory);
             while (true) {
                 try {

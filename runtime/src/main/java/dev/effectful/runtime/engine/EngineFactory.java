@@ -17,7 +17,6 @@ import dev.effectful.runtime.reentry.RetentionSweeper;
 import dev.effectful.runtime.store.IntentStoreProvider;
 import dev.effectful.runtime.store.IntentStoreProviders;
 import dev.effectful.runtime.values.ArgsRenderer;
-import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
 
 import java.io.IOException;
@@ -111,7 +110,7 @@ public final class EngineFactory {
             owned.add(closable);
         }
         CallEngine engine = new CallEngine(config, access, decider,
-                new ArgsRenderer(fingerprinter, 65_536), new ResultCodec(JsonMappers.shared(), 1 << 20), classifier);
+                new ArgsRenderer(fingerprinter, 65_536), ResultCodec.onSharedMapper(1 << 20), classifier);
         owned.forEach(engine::own);
         // journal resolve on a live journal: this process records the verdicts the CLI hands it
         engine.startResolutionWatch();
@@ -119,16 +118,18 @@ public final class EngineFactory {
     }
 
     /**
-     * Loads and initialises, in memory only, what a start needs besides the journal (Jackson's
-     * mappers, the classifier table): run on a second thread while {@link #open} opens Chronicle, so
-     * a cold JVM's start costs the longer of the two rather than their sum. Touches no file; best
-     * effort, a failure here changes nothing (the start path does the same work and reports it).
+     * Loads and initialises, in memory only, what a start needs besides the journal (the classifier
+     * table): run on a second thread while {@link #open} opens Chronicle, so a cold JVM's start costs
+     * the longer of the two rather than their sum. Touches no file; best effort, a failure here
+     * changes nothing (the start path does the same work and reports it). Not Jackson: the start and
+     * calls of strings, numbers and booleans never need its mapper (about 500 classes, which would
+     * compete with the start and the application for the same cores); the first value that does
+     * builds it.
      */
     public static void warmUpInMemory() {
         try {
-            JsonMappers.shared().writeValueAsString(java.util.Map.of("warm", java.util.List.of(1, "up")));
             Classifier.defaults();
-        } catch (IOException | RuntimeException | LinkageError e) {
+        } catch (RuntimeException | LinkageError e) {
             AgentLog.debug("effectful could not warm up alongside the start: " + e);
         }
     }
@@ -136,8 +137,8 @@ public final class EngineFactory {
     /**
      * Readies this JVM to take over a journal another process holds, so the takeover costs the
      * index rebuild and little else: reads the held journal read-only into a scratch index, writes
-     * one record to a scratch journal in a temporary directory (deleted again), and loads the JSON
-     * and classifier tables. All of it loads and compiles what the start path runs; best effort,
+     * one record to a scratch journal in a temporary directory (deleted again), and loads the
+     * classifier table. All of it loads and compiles what the start path runs; best effort,
      * a failure here changes nothing.
      */
     public static void warmUpForTakeover(EffectfulConfig config) {
@@ -160,7 +161,6 @@ public final class EngineFactory {
                 rebuild(j, new LocalIntentIndex());
             }
             Fingerprinter.forJournal(dir);
-            JsonMappers.shared();
             Classifier.defaults();
         } catch (IOException | RuntimeException e) {
             AgentLog.debug("effectful could not warm up for the takeover: " + e);
@@ -191,7 +191,7 @@ public final class EngineFactory {
         journal.replayForIndex(store::apply);
         return new CallEngine(config, JournalAccess.of(journal), store,
                 new ArgsRenderer(Fingerprinter.forJournal(journal.directory()), 65_536),
-                new ResultCodec(JsonMappers.shared(), 1 << 20), Classifier.defaults());
+                ResultCodec.onSharedMapper(1 << 20), Classifier.defaults());
     }
 
     /**

@@ -1,15 +1,8 @@
 package dev.effectful.runtime.engine;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.effectful.Outcome;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.keys.Fingerprinter;
-import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ParamSpec;
 
 import java.lang.reflect.Array;
@@ -17,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -210,70 +202,7 @@ public final class Redactor implements UnaryOperator<String> {
         if (json == null || needles.isEmpty()) {
             return json;
         }
-        ObjectMapper mapper = JsonMappers.shared();
-        JsonNode tree;
-        try {
-            tree = mapper.readTree(json);
-        } catch (Exception notJson) {
-            return text(json);
-        }
-        if (tree == null) {
-            return text(json);
-        }
-        JsonNode replaced = walk(tree);
-        if (replaced == tree) {
-            return json;
-        }
-        try {
-            return mapper.writeValueAsString(replaced);
-        } catch (Exception e) {
-            return text(json);
-        }
-    }
-
-    /** The node with secrets replaced; the same node when it holds none. */
-    private JsonNode walk(JsonNode node) {
-        if (node.isObject()) {
-            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-            List<Map.Entry<String, JsonNode>> all = new ArrayList<>();
-            boolean changed = false;
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> f = fields.next();
-                String name = text(f.getKey());
-                JsonNode value = walk(f.getValue());
-                changed |= !name.equals(f.getKey()) || value != f.getValue();
-                all.add(Map.entry(name, value));
-            }
-            if (!changed) {
-                return node;
-            }
-            ObjectNode copy = JsonNodeFactory.instance.objectNode();
-            for (Map.Entry<String, JsonNode> f : all) {
-                copy.set(f.getKey(), f.getValue());
-            }
-            return copy;
-        }
-        if (node.isArray()) {
-            List<JsonNode> all = new ArrayList<>(node.size());
-            boolean changed = false;
-            for (JsonNode e : node) {
-                JsonNode w = walk(e);
-                changed |= w != e;
-                all.add(w);
-            }
-            if (!changed) {
-                return node;
-            }
-            ArrayNode copy = JsonNodeFactory.instance.arrayNode(all.size());
-            copy.addAll(all);
-            return copy;
-        }
-        if (node.isValueNode() && !node.isNull()) {
-            String before = node.asText();
-            String after = text(before);
-            return after.equals(before) ? node : TextNode.valueOf(after);
-        }
-        return node;
+        return RedactedJson.of(json, this);
     }
 
     /**

@@ -1,24 +1,37 @@
 package dev.effectful.runtime.events;
 
+import jdk.jfr.FlightRecorder;
+
 /**
  * Writes the JFR events. Asks the event types whether a recording wants them before building
- * anything: without a running recording a call costs three {@code isEnabled()} checks.
+ * anything: without a running recording a call costs a volatile read, and three
+ * {@code isEnabled()} checks once the Flight Recorder exists.
+ *
+ * <p>The event classes load only once the Flight Recorder is initialised: on JDK 17 loading the first
+ * one initialises JFR's metadata and generates its handlers (over a hundred JDK classes and a few
+ * spun ones), which the engine's start paid for a check that is false until a recording starts.
+ * Every recording ({@code -XX:StartFlightRecording}, {@code jcmd JFR.start}, a {@code Recording} or
+ * {@code RecordingStream}) is made through {@link FlightRecorder#getFlightRecorder()}, which marks it
+ * initialised before the recording can start, so no enabled event is missed.
  */
 public final class JfrSink implements EventSink {
 
-    // only ever asked isEnabled(): once a recording instruments the classes, that reads their setting
-    private static final JfrEvents.Attempt ATTEMPT = new JfrEvents.Attempt();
-    private static final JfrEvents.Probe PROBE = new JfrEvents.Probe();
-    private static final JfrEvents.Refusal REFUSAL = new JfrEvents.Refusal();
+    /** Only ever asked isEnabled(): once a recording instruments the classes, that reads their setting. */
+    private static final class Types {
+        static final JfrEvents.Attempt ATTEMPT = new JfrEvents.Attempt();
+        static final JfrEvents.Probe PROBE = new JfrEvents.Probe();
+        static final JfrEvents.Refusal REFUSAL = new JfrEvents.Refusal();
+    }
 
     @Override
     public boolean interested(Class<?> toolClass) {
-        return ATTEMPT.isEnabled() || PROBE.isEnabled() || REFUSAL.isEnabled();
+        return FlightRecorder.isInitialized()
+                && (Types.ATTEMPT.isEnabled() || Types.PROBE.isEnabled() || Types.REFUSAL.isEnabled());
     }
 
     @Override
     public void begin(CallTrace trace, int slot) {
-        if (ATTEMPT.isEnabled()) {
+        if (FlightRecorder.isInitialized() && Types.ATTEMPT.isEnabled()) {
             JfrEvents.Attempt a = new JfrEvents.Attempt();
             a.begin(); // the event's duration is the whole call, admission included
             trace.slot(slot, a);

@@ -38,7 +38,14 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
     public static final long MAX_BYTES = (1 << 20) + 64 * 1024;
 
     private static final Pattern KEY = Pattern.compile("[0-9a-f]{32}");
-    private static final ObjectMapper JSON = JsonMappers.shared();
+
+    /**
+     * Jackson only once a request file is read or written: the engine's watch names the directory
+     * every second from its start, and the start must not load the mapper for it.
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = JsonMappers.shared();
+    }
 
     /** Intent keys are 32 lower-case hex digits; nothing else may become a file name here. */
     public static boolean isKey(String s) {
@@ -109,7 +116,7 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         if (Files.size(file) > MAX_BYTES) {
             throw new IOException("request file " + file.getFileName() + " is larger than " + MAX_BYTES + " bytes");
         }
-        JsonNode n = JSON.readTree(Files.readAllBytes(file));
+        JsonNode n = Json.MAPPER.readTree(Files.readAllBytes(file));
         if (n == null || !n.isObject()) {
             throw new IOException("request file " + file.getFileName() + " is not a JSON object");
         }
@@ -126,7 +133,7 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
     }
 
     String toJson() {
-        ObjectNode n = JSON.createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("intent_key", intentKey);
         n.put("applied", applied ? "yes" : "no");
         n.put("note", note);

@@ -44,9 +44,27 @@ public final class CanonicalJson {
     /** Bounds the plain rendering of e.g. 1E+999999999, which would otherwise exhaust memory. */
     static final int MAX_DECIMAL_EXPONENT = 1000;
 
-    private static final ObjectMapper MAPPER = canonicalMapper();
-    /** A private factory: its escaping must not change if someone reconfigures the shared mapper. */
-    private static final JsonFactory WRITER = new JsonFactory();
+    /**
+     * Jackson, built on the first value that is not a scalar: an intent key of strings and numbers
+     * (nearly all of them) never loads it, so the engine can serve its first call without the
+     * several hundred classes Jackson's mapper loads (initialization-on-demand). Its setup lives
+     * here too: the verifier loads the types a method of the outer class passes around.
+     */
+    private static final class Jackson {
+        static final ObjectMapper MAPPER = canonicalMapper();
+        /** A private factory: its escaping must not change if someone reconfigures the shared mapper. */
+        static final JsonFactory WRITER = new JsonFactory();
+
+        private static ObjectMapper canonicalMapper() {
+            ObjectMapper mapper = JsonMappers.shared().copy();
+            // An empty bean renders {} whatever its hidden state: every instance would key the same.
+            mapper.enable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+            // Map keys 1 and "1" both render "1"; silently keeping one would merge distinct targets.
+            mapper.enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+            mapper.registerModule(new SortedSetsModule());
+            return mapper;
+        }
+    }
 
     private CanonicalJson() {
     }
@@ -59,7 +77,7 @@ public final class CanonicalJson {
         }
         JsonNode tree = toTree(value);
         StringWriter out = new StringWriter();
-        try (JsonGenerator gen = WRITER.createGenerator(out)) {
+        try (JsonGenerator gen = Jackson.WRITER.createGenerator(out)) {
             write(tree, gen);
         } catch (IOException e) {
             throw new UncheckedIOException("writing to memory cannot fail", e);
@@ -95,7 +113,7 @@ public final class CanonicalJson {
 
     private static JsonNode toTree(Object value) throws NotCanonicalException {
         try {
-            return MAPPER.valueToTree(value);
+            return Jackson.MAPPER.valueToTree(value);
         } catch (StackOverflowError e) {
             // Jackson only detects direct self-references; longer cycles end here.
             throw new NotCanonicalException(describe(value) + " is cyclic or too deeply nested", e);
@@ -176,16 +194,6 @@ public final class CanonicalJson {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             throw new NotCanonicalException(d + " has no JSON form");
         }
-    }
-
-    private static ObjectMapper canonicalMapper() {
-        ObjectMapper mapper = JsonMappers.shared().copy();
-        // An empty bean renders {} whatever its hidden state: every instance would key the same.
-        mapper.enable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-        // Map keys 1 and "1" both render "1"; silently keeping one would merge distinct targets.
-        mapper.enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
-        mapper.registerModule(new SortedSetsModule());
-        return mapper;
     }
 
     private static String describe(Object value) {

@@ -14,7 +14,10 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
  */
 public final class JsonText {
 
-    private static final JsonStringEncoder ESCAPER = JsonStringEncoder.getInstance();
+    /** Loaded only when a string needs escaping, so that simple values load no Jackson class. */
+    private static final class Escaper {
+        static final JsonStringEncoder INSTANCE = JsonStringEncoder.getInstance();
+    }
 
     private JsonText() {
     }
@@ -26,7 +29,7 @@ public final class JsonText {
             char c = s.charAt(i);
             if (c < 0x20 || c == '"' || c == '\\') {
                 // rare: Jackson's own escaping, so its choice of escapes stays the journal's
-                return sb.append(ESCAPER.quoteAsString(s)).append('"');
+                return sb.append(Escaper.INSTANCE.quoteAsString(s)).append('"');
             }
         }
         return sb.append(s).append('"');

@@ -41,11 +41,15 @@ public final class Fingerprinter {
             EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
 
     private final SecretKeySpec key;
-    private final Mac prototype;
+    /**
+     * Made by the first fingerprint, not at start: finding HmacSHA256 walks the JCA provider list
+     * (some eighty JDK classes, the crypto policy files), which only a call with a {@code @Redact}
+     * argument needs. Two threads racing to make it each make an equal one; either may stay.
+     */
+    private volatile Mac prototype;
 
     private Fingerprinter(byte[] secret) {
         key = new SecretKeySpec(secret, ALGORITHM);
-        prototype = newMac(key);
     }
 
     /**
@@ -79,8 +83,13 @@ public final class Fingerprinter {
 
     /** Mac is stateful and not thread-safe; a clone of the initialised prototype skips key setup. */
     private Mac mac() {
+        Mac p = prototype;
+        if (p == null) {
+            p = newMac(key);
+            prototype = p;
+        }
         try {
-            return (Mac) prototype.clone();
+            return (Mac) p.clone();
         } catch (CloneNotSupportedException e) {
             return newMac(key);
         }

@@ -2,7 +2,6 @@ package dev.effectful.runtime.values;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.runtime.json.CanonicalJson;
 import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.json.JsonText;
@@ -39,11 +38,13 @@ public final class ArgsRenderer {
 
     public static final int DEFAULT_MAX_CHARS_PER_VALUE = 65536;
 
-    private static final JsonFactory WRITER = new JsonFactory();
+    /** Only arguments that are not simple values need a generator: the common call loads no Jackson class. */
+    private static final class Generators {
+        static final JsonFactory WRITER = new JsonFactory();
+    }
 
     private final Fingerprinter fingerprinter;
     private final int maxCharsPerValue;
-    private final ObjectMapper mapper = JsonMappers.shared();
 
     public ArgsRenderer(Fingerprinter fingerprinter, int maxCharsPerValue) {
         if (maxCharsPerValue < 1) {
@@ -99,7 +100,7 @@ public final class ArgsRenderer {
     /** {@link #render} through Jackson's generator: the reference the simple path must equal. */
     String renderWithJackson(Object[] values, ParamSpec[] specs) {
         StringWriter out = new StringWriter();
-        try (JsonGenerator gen = WRITER.createGenerator(out)) {
+        try (JsonGenerator gen = Generators.WRITER.createGenerator(out)) {
             gen.writeStartObject();
             for (int i = 0; i < values.length; i++) {
                 ParamSpec spec = specs != null && i < specs.length && specs[i] != null ? specs[i] : null;
@@ -139,7 +140,7 @@ public final class ArgsRenderer {
         } else {
             CappedWriter rendering = new CappedWriter(maxCharsPerValue, true);
             try {
-                mapper.writeValue(rendering, value);
+                JsonMappers.shared().writeValue(rendering, value);
             } catch (Throwable t) {
                 Unserializable.rethrowIfFatal(t);
                 writeUnserializable(gen, Unserializable.describe(value, t));

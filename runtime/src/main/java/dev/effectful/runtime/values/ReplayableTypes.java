@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.AnnotatedWithParams;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import dev.effectful.runtime.json.JsonMappers;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
@@ -69,10 +70,15 @@ final class ReplayableTypes {
             String.class, Boolean.class, Character.class, Byte.class, Short.class, Integer.class, Long.class,
             Float.class, Double.class, BigDecimal.class, BigInteger.class, UUID.class);
 
+    /** The codec's mapper, or null for the shared one: looked up only when a type is judged. */
     private final ObjectMapper mapper;
 
     ReplayableTypes(ObjectMapper mapper) {
         this.mapper = mapper;
+    }
+
+    private ObjectMapper mapper() {
+        return mapper != null ? mapper : JsonMappers.shared();
     }
 
     /** A class's answer never changes under one mapper: a dedup hit asks for it on every repeat. */
@@ -104,7 +110,7 @@ final class ReplayableTypes {
             return null;
         }
         try {
-            return check(mapper.getTypeFactory().constructType(type), strict, new HashSet<>());
+            return check(mapper().getTypeFactory().constructType(type), strict, new HashSet<>());
         } catch (RuntimeException e) {
             return "Jackson cannot resolve it: " + e.getMessage();
         }
@@ -161,7 +167,7 @@ final class ReplayableTypes {
 
     private String bean(JavaType type, boolean strict, Set<JavaType> seen) {
         Class<?> raw = type.getRawClass();
-        BeanDescription description = mapper.getDeserializationConfig().introspect(type);
+        BeanDescription description = mapper().getDeserializationConfig().introspect(type);
         if (!raw.isRecord() && description.findDefaultConstructor() == null && !hasCreator(description)) {
             return raw.getName() + " has neither a no-argument constructor nor a @JsonCreator";
         }

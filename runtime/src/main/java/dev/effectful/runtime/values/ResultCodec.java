@@ -18,6 +18,7 @@ import java.util.Objects;
  */
 public final class ResultCodec {
 
+    /** The mapper given, or null for the shared one, looked up when a value first needs it. */
     private final ObjectMapper mapper;
     private final int maxChars;
     private final ReplayableTypes replayable;
@@ -31,13 +32,30 @@ public final class ResultCodec {
      * @param maxChars the longest JSON text worth storing, e.g. 1 MiB
      */
     public ResultCodec(ObjectMapper mapper, int maxChars) {
+        this(Objects.requireNonNull(mapper, "mapper"), maxChars, mapper == JsonMappers.shared());
+    }
+
+    /**
+     * A codec on {@link JsonMappers#shared()}, which is built only when a value first needs it: the
+     * common results (a String, an id, a flag, null) are written as {@link JsonText}, so a start
+     * that serves such calls never loads Jackson's mapper.
+     */
+    public static ResultCodec onSharedMapper(int maxChars) {
+        return new ResultCodec(null, maxChars, true);
+    }
+
+    private ResultCodec(ObjectMapper mapper, int maxChars, boolean simpleText) {
         if (maxChars < 4) {
             throw new IllegalArgumentException("maxChars must leave room for at least \"null\": " + maxChars);
         }
-        this.mapper = Objects.requireNonNull(mapper, "mapper");
+        this.mapper = mapper;
         this.maxChars = maxChars;
-        this.simpleText = mapper == JsonMappers.shared();
+        this.simpleText = simpleText;
         this.replayable = new ReplayableTypes(mapper);
+    }
+
+    private ObjectMapper mapper() {
+        return mapper != null ? mapper : JsonMappers.shared();
     }
 
     /** The JSON to store, or why there is none; never throws. */
@@ -58,7 +76,7 @@ public final class ResultCodec {
     Encoded encodeWithJackson(Object value) {
         CappedWriter out = new CappedWriter(maxChars, false);
         try {
-            mapper.writeValue(out, value);
+            mapper().writeValue(out, value);
         } catch (Throwable t) {
             Unserializable.rethrowIfFatal(t);
             if (out.exceeded()) {
@@ -94,7 +112,8 @@ public final class ResultCodec {
         if (known != null) {
             return known;
         }
-        Object value = mapper.readValue(json, mapper.getTypeFactory().constructType(type));
+        ObjectMapper m = mapper();
+        Object value = m.readValue(json, m.getTypeFactory().constructType(type));
         decoded.remember(json, type, value);
         return value;
     }
