@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.zip.CRC32C;
@@ -24,22 +26,26 @@ import java.util.zip.CRC32C;
  * truth: anything wrong with it (bad checksum, other version, its record no longer in the journal)
  * means a full replay, and deleting it is always safe.
  *
- * <p>Format (version 2), little-endian: magic, version, the journal index it covers and the intent
- * key of the record there (so a replaced journal is noticed), the number of table slots, the
- * entries of the index's fallback map (keys that are not 32 hex digits; each tagged, then an end
- * tag), zeros up to a multiple of 64 bytes, the table's image exactly as {@link IntentTable} lays it
- * out in memory, the counts of live slots, tombstones and fallback entries, and a CRC32C of all
- * that. A restart maps the file copy-on-write, checks it whole, and uses the image in place as its
- * table: no copy and no object per key.
+ * <p>Format (version 3), little-endian: magic, version, the journal index it covers and the intent
+ * key of the record there (so a replaced journal is noticed), the number of the index's stripes and
+ * each stripe's table slots, the entries of the index's fallback map (keys that are not 32 hex
+ * digits; each tagged, then an end tag), zeros up to a multiple of 64 bytes, each stripe's table
+ * image in stripe order exactly as {@link IntentTable} lays it out in memory (each a multiple of 64
+ * bytes, so each starts aligned), each stripe's counts of live slots and tombstones, the count of
+ * fallback entries, and a CRC32C of all that. A restart maps the file copy-on-write, checks it whole,
+ * and uses the images in place as its tables: no copy and no object per key.
  *
- * <p>Version 1 files (written before the table) are not read: the start that finds one replays
- * the whole journal once and writes a version 2 snapshot at its next checkpoint.
+ * <p>Older versions are not read: version 1 (before the table) and version 2 (one table, before the
+ * stripes). The start that finds one replays the whole journal once and writes a version 3 snapshot
+ * at its next checkpoint.
  */
 public final class IndexSnapshot {
 
     public static final String FILE_NAME = "index.snapshot";
     private static final int MAGIC = 0x45464958; // "EFIX"
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
+    /** At most as many stripes as the index can choose among (the hash's top six bits). */
+    private static final int MAX_STRIPES = 64;
     private static final Phase[] PHASES = Phase.values();
     private static final int TEXT_KEY = 0;
     private static final int END = 2;
@@ -49,8 +55,8 @@ public final class IndexSnapshot {
     public record Covers(long lastIndex, String lastKey, int entries) {
     }
 
-    /** A snapshot read back: what it covers, its table (over the mapped file) and its fallback entries. */
-    record Loaded(Covers covers, IntentTable table, Map<String, IntentState> others) {
+    /** A snapshot read back: what it covers, its stripes' tables (over the mapped file) and its fallback entries. */
+    record Loaded(Covers covers, List<IntentTable> tables, Map<String, IntentState> others) {
     }
 
     private IndexSnapshot() {
@@ -62,11 +68,11 @@ public final class IndexSnapshot {
 
     /**
      * Writes atomically (temporary file, then a rename) and owner-only, like the journal, while
-     * writers go on changing {@code table} and {@code others}: see {@link IntentTable#copySlot} for
-     * why a slot read mid-update is still sound. {@code table} must not be rehashed in place; a
-     * rehash makes a new table and leaves this one as it was.
+     * writers go on changing {@code tables} and {@code others}: see {@link IntentTable#copySlot} for
+     * why a slot read mid-update is still sound. A table must not be rehashed in place; a rehash
+     * makes a new table and leaves this one as it was. {@code tables} are the index's stripes, in order.
      */
-    static void write(Path journalDir, long lastIndex, String lastKey, IntentTable table,
+    static void write(Path journalDir, long lastIndex, String lastKey, List<IntentTable> tables,
                       Map<String, IntentState> others) throws IOException {
         Path target = file(journalDir);
         Path tmp = journalDir.resolve(FILE_NAME + ".tmp");
@@ -77,7 +83,10 @@ public final class IndexSnapshot {
             JournalFiles.ownerOnly(tmp);
             out.putInt(MAGIC).putInt(VERSION).putLong(lastIndex);
             putUtf(out, lastKey == null ? "" : lastKey);
-            out.putInt(table.slots);
+            out.putInt(tables.size());
+            for (IntentTable table : tables) {
+                out.putInt(table.slots);
+            }
             int n = 0;
             for (Map.Entry<String, IntentState> e : others.entrySet()) {
                 byte[] key = e.getKey().getBytes(StandardCharsets.UTF_8);
@@ -98,20 +107,28 @@ public final class IndexSnapshot {
             for (long pad = (64 - written % 64) % 64; pad > 0; pad--) {
                 out.put((byte) 0);
             }
-            int live = 0;
-            int tombs = 0;
-            for (int i = 0; i < table.slots; i++) {
-                if (out.remaining() < IntentTable.SLOT) {
+            int[] counts = new int[2 * tables.size()];
+            for (int s = 0; s < tables.size(); s++) {
+                IntentTable table = tables.get(s);
+                for (int i = 0; i < table.slots; i++) {
+                    if (out.remaining() < IntentTable.SLOT) {
+                        drain(out, ch, crc);
+                    }
+                    int status = table.copySlot(i, out);
+                    counts[2 * s] += status == IntentTable.LIVE ? 1 : 0;
+                    counts[2 * s + 1] += status == IntentTable.TOMB ? 1 : 0;
+                }
+            }
+            for (int c : counts) {
+                if (out.remaining() < 32) {
                     drain(out, ch, crc);
                 }
-                int status = table.copySlot(i, out);
-                live += status == IntentTable.LIVE ? 1 : 0;
-                tombs += status == IntentTable.TOMB ? 1 : 0;
+                out.putInt(c);
             }
             if (out.remaining() < 32) {
                 drain(out, ch, crc);
             }
-            out.putInt(live).putInt(tombs).putInt(n);
+            out.putInt(n);
             drain(out, ch, crc);
             out.putLong(crc.getValue());
             out.flip();
@@ -132,8 +149,8 @@ public final class IndexSnapshot {
     }
 
     /**
-     * Reads the snapshot in {@code journalDir}: its table is the file's image, mapped copy-on-write.
-     * Empty when there is none or it is unusable: wrong size, checksum, magic, version (1 included),
+     * Reads the snapshot in {@code journalDir}: its tables are the file's images, mapped copy-on-write.
+     * Empty when there is none or it is unusable: wrong size, checksum, magic, version (1 and 2 included),
      * alignment or counts.
      */
     static Optional<Loaded> read(Path journalDir) throws IOException {
@@ -163,7 +180,20 @@ public final class IndexSnapshot {
             }
             long lastIndex = buf.getLong();
             String lastKey = utf(buf);
-            int slots = buf.getInt();
+            int stripes = buf.getInt();
+            if (Integer.bitCount(stripes) != 1 || stripes > MAX_STRIPES) {
+                return Optional.empty();
+            }
+            int[] slots = new int[stripes];
+            long imageBytes = 0;
+            for (int s = 0; s < stripes; s++) {
+                slots[s] = buf.getInt();
+                // at least 4 slots (192 bytes): every image a multiple of 64 bytes, so the next starts aligned
+                if (Integer.bitCount(slots[s]) != 1 || slots[s] < 4 || slots[s] > IntentTable.MAX_SLOTS) {
+                    return Optional.empty();
+                }
+                imageBytes += IntentTable.bytes(slots[s]);
+            }
             Map<String, IntentState> others = new HashMap<>();
             for (int tag = buf.get(); tag != END; tag = buf.get()) {
                 if (tag != TEXT_KEY) {
@@ -172,22 +202,30 @@ public final class IndexSnapshot {
                 others.put(utf(buf), readState(buf));
             }
             buf.position((buf.position() + 63) & ~63);
-            long imageBytes = IntentTable.bytes(slots);
-            if (Integer.bitCount(slots) != 1 || slots > IntentTable.MAX_SLOTS || buf.remaining() != imageBytes + 20) {
+            if (buf.remaining() != imageBytes + 8L * stripes + 12) {
                 return Optional.empty();
             }
-            ByteBuffer image = buf.slice(buf.position(), (int) imageBytes);
-            buf.position(buf.position() + (int) imageBytes);
-            int live = buf.getInt();
-            int tombs = buf.getInt();
-            // a slot only ever goes empty -> live -> tombstone, so a copy never counts more than the
-            // table held: below the threshold, so probing always meets an empty slot
-            if (buf.getInt() != others.size() || live < 0 || tombs < 0
-                    || (long) live + tombs >= IntentTable.threshold(slots)) {
+            int at = buf.position();
+            int countsAt = at + (int) imageBytes;
+            List<IntentTable> tables = new ArrayList<>(stripes);
+            int entries = others.size();
+            for (int s = 0; s < stripes; s++) {
+                int bytes = (int) IntentTable.bytes(slots[s]);
+                int live = buf.getInt(countsAt + 8 * s);
+                int tombs = buf.getInt(countsAt + 8 * s + 4);
+                // a slot only ever goes empty -> live -> tombstone, so a copy never counts more than the
+                // table held: below the threshold, so probing always meets an empty slot
+                if (live < 0 || tombs < 0 || (long) live + tombs >= IntentTable.threshold(slots[s])) {
+                    return Optional.empty();
+                }
+                tables.add(IntentTable.over(slots[s], buf.slice(at, bytes), live, tombs));
+                entries += live;
+                at += bytes;
+            }
+            if (buf.getInt(countsAt + 8 * stripes) != others.size()) {
                 return Optional.empty();
             }
-            IntentTable table = IntentTable.over(slots, image, live, tombs);
-            return Optional.of(new Loaded(new Covers(lastIndex, lastKey, live + others.size()), table, others));
+            return Optional.of(new Loaded(new Covers(lastIndex, lastKey, entries), List.copyOf(tables), others));
         } catch (BufferUnderflowException | IllegalArgumentException | IndexOutOfBoundsException damaged) {
             return Optional.empty();
         }

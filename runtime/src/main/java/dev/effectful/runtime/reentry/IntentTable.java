@@ -34,7 +34,8 @@ final class IntentTable {
     static final int SLOT = 48;
     /** One mapped buffer holds at most 2 GiB: 2^24 slots of 48 bytes is 768 MiB, 12.5 million keys. */
     static final int MAX_SLOTS = 1 << 24;
-    static final int MIN_SLOTS = 1 << 10;
+    /** A stripe's first table (see {@link LocalIntentIndex}): 12 KiB, three pages. */
+    static final int MIN_SLOTS = 1 << 8;
     /** Table files are named {@code index.table.*.tmp} for the instant between their creation and unlinking. */
     static final String FILE_PREFIX = "index.table.";
 
@@ -138,9 +139,17 @@ final class IntentTable {
         return live + tombs + 1 < threshold(slots);
     }
 
-    private static int home(long hi, long lo, int mask) {
+    /**
+     * The key's hash: a slot is chosen from its bits 0-23 and 29-52 (see home), a stripe of the
+     * index from its top six (see {@link LocalIntentIndex}), so the two choices are independent.
+     */
+    static long mix(long hi, long lo) {
         // the key is a SHA-256 prefix already; mixing keeps a hand-made key from clustering
-        long h = (hi ^ Long.rotateLeft(lo, 32)) * 0x9E3779B97F4A7C15L;
+        return (hi ^ Long.rotateLeft(lo, 32)) * 0x9E3779B97F4A7C15L;
+    }
+
+    private static int home(long hi, long lo, int mask) {
+        long h = mix(hi, lo);
         return (int) (h ^ (h >>> 29)) & mask;
     }
 

@@ -6,53 +6,79 @@ import dev.effectful.runtime.log.AgentLog;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.StampedLock;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The default store: intent key to state, rebuilt from the local journal (or loaded from its
- * snapshot and caught up). Our keys (32 hex digits) live in an {@link IntentTable}, a file mapped
+ * snapshot and caught up). Our keys (32 hex digits) live in {@link IntentTable}s, files mapped
  * into memory (made in the journal directory for the engine's index, in the temporary directory for
  * any other, and unlinked at once; after a restart, the snapshot's own file mapped copy-on-write
- * until the table first grows), so the heap does not grow with the keys remembered; any other key
- * text, and keys beyond the table's largest size or when no table file can be made, live in a small
+ * until a table first grows), so the heap does not grow with the keys remembered; any other key
+ * text, and keys beyond a table's largest size or when no table file can be made, live in a small
  * map on the heap.
  *
- * <p>Threads: writers ({@link #apply}, {@link #forgetOlderThan}, growth) take one write lock, so a
- * table has one writer at a time; {@link #get} reads without locking and validates that no write
- * happened meanwhile (an optimistic read), else reads again under the read lock. A snapshot copies
- * the table without the lock (see {@link IntentTable#copySlot}); growth makes a new table and
+ * <p>Keys are split by the top bits of their hash into {@value #STRIPES} stripes ({@link IndexStripe}),
+ * each a table with its own write lock: two calls on different stripes never wait for each other,
+ * and a growth copies one stripe's keys under that stripe's lock only, so the pause it makes is a
+ * sixteenth of one table's and stops a sixteenth of the calls.
+ *
+ * <p>Threads: writers ({@link #apply}, {@link #forgetOlderThan}, growth) take their stripe's write
+ * lock, so a table has one writer at a time; {@link #get} reads without locking and validates that no
+ * write happened meanwhile (an optimistic read), else reads again under the read lock. A snapshot
+ * copies the tables without the locks (see {@link IntentTable#copySlot}); growth makes a new table and
  * publishes it whole, so a snapshot copies either the old table, complete and no longer written, or
- * the new one, never one half rehashed.
+ * the new one, never one half rehashed. Replacing everything ({@link #loadSnapshot}, {@link #clear})
+ * holds every stripe's lock while it swaps the stripes, and whoever took a stripe before the swap
+ * looks again.
  */
 public final class LocalIntentIndex implements IntentStore {
 
-    /** Keys forgotten per hold of the write lock, so a sweep of millions never stalls a call for long. */
+    /** Stripes of a new index (a power of two, at most 64: the hash's top six bits choose one). */
+    static final int STRIPES = 16;
+    /** Keys forgotten per hold of a stripe's write lock, so a sweep of millions never stalls a call for long. */
     private static final int FORGET_CHUNK = 4096;
 
     private final Path tableDir;
-    private final StampedLock lock = new StampedLock();
-    /** The current table; null when no table file could be made (every key is then in {@link #others}). */
-    private volatile IntentTable table;
-    /** The empty table the next growth will take, made and faulted in off the lock (see prepareNext). */
-    private final java.util.concurrent.atomic.AtomicReference<IntentTable> prepared = new java.util.concurrent.atomic.AtomicReference<>();
-    private final java.util.concurrent.atomic.AtomicBoolean preparing = new java.util.concurrent.atomic.AtomicBoolean();
+    private final int stripeCount;
+    /** Replaced whole (never changed in place) by loadSnapshot and clear, under every stripe's lock. */
+    private volatile IndexStripe[] stripes;
+    private final AtomicBoolean preparing = new AtomicBoolean();
     private final ConcurrentHashMap<String, IntentState> others = new ConcurrentHashMap<>();
 
-    /** An index in an unnamed temporary file: scratch replays, the CLI, tests. */
+    /** An index in unnamed temporary files: scratch replays, the CLI, tests. */
     public LocalIntentIndex() {
         this(null, IntentTable.MIN_SLOTS);
     }
 
     LocalIntentIndex(Path tableDir, int slots) {
+        this(tableDir, slots, STRIPES);
+    }
+
+    /** An index of {@code stripeCount} stripes (a power of two up to 64) of {@code slots} each at first. */
+    LocalIntentIndex(Path tableDir, int slots, int stripeCount) {
+        if (Integer.bitCount(stripeCount) != 1 || stripeCount > 64) {
+            throw new IllegalArgumentException("stripes " + stripeCount);
+        }
         this.tableDir = tableDir;
-        this.table = newTable(slots);
+        this.stripeCount = stripeCount;
+        this.stripes = freshStripes(slots);
     }
 
     /** The engine's index, its table files made in {@code journalDir}: the journal's own file system. */
     public static LocalIntentIndex inDirectory(Path journalDir) {
         return new LocalIntentIndex(journalDir, IntentTable.MIN_SLOTS);
+    }
+
+    private IndexStripe[] freshStripes(int slots) {
+        IndexStripe[] fresh = new IndexStripe[stripeCount];
+        for (int i = 0; i < fresh.length; i++) {
+            fresh[i] = new IndexStripe(tableDir, newTable(slots), preparing);
+        }
+        return fresh;
     }
 
     private IntentTable newTable(int slots) {
@@ -64,6 +90,11 @@ public final class LocalIntentIndex implements IntentStore {
                     + "); intents are remembered on the heap instead");
             return null;
         }
+    }
+
+    /** The stripe of a key's hash among {@code count} (a power of two up to 64): the hash's top bits. */
+    static int stripeOf(long hash, int count) {
+        return (int) (hash >>> 58) & (count - 1);
     }
 
     @Override
@@ -78,19 +109,28 @@ public final class LocalIntentIndex implements IntentStore {
         }
         long hi = parsed[0];
         long lo = parsed[1];
-        long stamp = lock.tryOptimisticRead();
-        if (stamp != 0) {
-            IntentState s = inTable(table, hi, lo);
-            if (lock.validate(stamp)) {
+        long hash = IntentTable.mix(hi, lo);
+        while (true) {
+            IndexStripe[] all = stripes;
+            IndexStripe st = all[stripeOf(hash, all.length)];
+            IntentState s = null;
+            long stamp = st.lock.tryOptimisticRead();
+            boolean read = false;
+            if (stamp != 0) {
+                s = inTable(st.table, hi, lo);
+                read = st.lock.validate(stamp);
+            }
+            if (!read) {
+                stamp = st.lock.readLock();
+                try {
+                    s = inTable(st.table, hi, lo);
+                } finally {
+                    st.lock.unlockRead(stamp);
+                }
+            }
+            if (stripes == all) {
                 return s != null || others.isEmpty() ? s : others.get(key);
             }
-        }
-        stamp = lock.readLock();
-        try {
-            IntentState s = inTable(table, hi, lo);
-            return s != null || others.isEmpty() ? s : others.get(key);
-        } finally {
-            lock.unlockRead(stamp);
         }
     }
 
@@ -126,99 +166,56 @@ public final class LocalIntentIndex implements IntentStore {
         }
         long hi = parsed[0];
         long lo = parsed[1];
-        long stamp = lock.writeLock();
-        try {
-            IntentTable t = table;
-            int slot = t == null ? -1 : t.find(hi, lo);
-            if (slot >= 0) {
-                t.update(slot, StateTransitions.next(t.state(slot), index, record));
-                return;
-            }
-            IntentState spilled = others.isEmpty() ? null : others.get(key);
-            if (spilled != null) {
-                others.put(key, StateTransitions.next(spilled, index, record));
-                return;
-            }
-            if (agesOnly) {
-                return;
-            }
-            IntentState s = StateTransitions.next(null, index, record);
-            if (t != null && !t.hasRoomForOneMore()) {
-                t = grow(t);
-            } else if (t != null && t.live + t.tombs >= t.slots / 2) {
-                prepareNext(t.slots * 2);
-            }
-            if (t != null && t.hasRoomForOneMore()) {
-                t.insert(hi, lo, s);
-            } else {
-                others.put(key, s);
-            }
-        } finally {
-            lock.unlockWrite(stamp);
-        }
-    }
-
-    /**
-     * Rehashes into a new table sized for the live keys (tombstones dropped), published only when
-     * complete. When none can be made (largest size reached, no disk), keys go on in the heap map.
-     * Called with the write lock held.
-     */
-    private IntentTable grow(IntentTable t) {
-        int slots = IntentTable.slotsFor((t.live + 1L) * 4 / 3);
-        if (slots == t.slots && t.tombs == 0) {
-            AgentLog.warnOnce("index-full", "effectful's index table is at its largest (" + t.slots + " slots);"
-                    + " further intents are remembered on the heap (shorten effectful.retention to bound it)");
-            return t;
-        }
-        IntentTable bigger = prepared.getAndSet(null);
-        try {
-            if (bigger == null || bigger.slots != slots) {
-                bigger = IntentTable.create(tableDir, slots);
-            }
-        } catch (IOException | RuntimeException e) {
-            AgentLog.warnOnce("index-grow", "effectful could not grow its index table (" + e
-                    + "); further intents are remembered on the heap");
-            return t;
-        }
-        t.copyLiveInto(bigger);
-        table = bigger;
-        return bigger;
-    }
-
-    /**
-     * Makes the table the next growth will need, in the background, once the current one is half
-     * full: a new table's pages are faulted in when first written (20-30 µs each on a small VM, seconds
-     * for millions of keys), and growth holds the write lock, so every call would wait for them. The
-     * thread writes zeros over the new, empty table (what it holds anyway) and leaves it for
-     * {@link #grow}, which makes its own if this one is not ready or not the size it wants.
-     */
-    private void prepareNext(int slots) {
-        if (slots > IntentTable.MAX_SLOTS) {
-            return;
-        }
-        IntentTable ready = prepared.get();
-        if (ready != null && ready.slots == slots || !preparing.compareAndSet(false, true)) {
-            return;
-        }
-        Thread t = new Thread(() -> {
+        long hash = IntentTable.mix(hi, lo);
+        while (true) {
+            IndexStripe[] all = stripes;
+            IndexStripe st = all[stripeOf(hash, all.length)];
+            long stamp = st.lock.writeLock();
             try {
-                IntentTable next = IntentTable.create(tableDir, slots);
-                next.touchPages();
-                prepared.set(next);
-            } catch (IOException | RuntimeException e) {
-                // growth makes its own table then, under the lock, as without this
+                if (stripes != all) {
+                    continue; // replaced while this waited: the key belongs to the new stripes
+                }
+                applyLocked(st, hi, lo, key, index, record, agesOnly);
+                return;
             } finally {
-                preparing.set(false);
+                st.lock.unlockWrite(stamp);
             }
-        }, "effectful-index-prepare");
-        t.setDaemon(true);
-        t.start();
+        }
     }
 
-    /** Slots of the table prepared for the next growth, 0 when none is ready; for tests of growth. */
+    /** The key's own stripe's write lock is held: a key's hex and heap-map entries change under it alone. */
+    private void applyLocked(IndexStripe st, long hi, long lo, String key, long index, JournalRecord record,
+                             boolean agesOnly) {
+        IntentTable t = st.table;
+        int slot = t == null ? -1 : t.find(hi, lo);
+        if (slot >= 0) {
+            t.update(slot, StateTransitions.next(t.state(slot), index, record));
+            return;
+        }
+        IntentState spilled = others.isEmpty() ? null : others.get(key);
+        if (spilled != null) {
+            others.put(key, StateTransitions.next(spilled, index, record));
+            return;
+        }
+        if (agesOnly) {
+            return;
+        }
+        IntentState s = StateTransitions.next(null, index, record);
+        IntentTable into = st.roomForOneMore();
+        if (into != null) {
+            into.insert(hi, lo, s);
+        } else {
+            others.put(key, s);
+        }
+    }
+
+    /** Slots of the tables prepared for the next growths, 0 when none is ready; for tests of growth. */
     int preparedSlots() {
-        IntentTable p = prepared.get();
-        return p == null ? 0 : p.slots;
+        int n = 0;
+        for (IndexStripe st : stripes) {
+            n += st.preparedSlots();
+        }
+        return n;
     }
 
     @Override
@@ -231,12 +228,20 @@ public final class LocalIntentIndex implements IntentStore {
                 forgotten++;
             }
         }
+        for (IndexStripe st : stripes) {
+            forgotten += forget(st, cutoffMillis);
+        }
+        return forgotten;
+    }
+
+    private static int forget(IndexStripe st, long cutoffMillis) {
+        int forgotten = 0;
         IntentTable swept = null;
         int from = 0;
         while (true) {
-            long stamp = lock.writeLock();
+            long stamp = st.lock.writeLock();
             try {
-                IntentTable t = table;
+                IntentTable t = st.table;
                 if (t == null) {
                     return forgotten;
                 }
@@ -256,24 +261,30 @@ public final class LocalIntentIndex implements IntentStore {
                 }
                 from = to;
             } finally {
-                lock.unlockWrite(stamp);
+                st.lock.unlockWrite(stamp);
             }
         }
     }
 
     @Override
     public int size() {
-        IntentTable t = table;
-        return (t == null ? 0 : t.live) + others.size();
+        int n = others.size();
+        for (IndexStripe st : stripes) {
+            IntentTable t = st.table;
+            n += t == null ? 0 : t.live;
+        }
+        return n;
     }
 
     @Override
     public long unresolvedCount() {
         long n = others.values().stream().filter(IntentState::isUnresolved).count();
-        IntentTable t = table;
-        if (t != null) {
-            for (int i = 0; i < t.slots; i++) {
-                n += t.unresolved(i) ? 1 : 0;
+        for (IndexStripe st : stripes) {
+            IntentTable t = st.table;
+            if (t != null) {
+                for (int i = 0; i < t.slots; i++) {
+                    n += t.unresolved(i) ? 1 : 0;
+                }
             }
         }
         return n;
@@ -291,46 +302,69 @@ public final class LocalIntentIndex implements IntentStore {
         if (loaded.isEmpty()) {
             return Optional.empty();
         }
-        long stamp = lock.writeLock();
-        try {
-            table = loaded.get().table();
-            others.clear();
-            others.putAll(loaded.get().others());
-        } finally {
-            lock.unlockWrite(stamp);
+        // the snapshot's stripe count wins: its keys sit in the stripes their hash chose when written
+        List<IntentTable> tables = loaded.get().tables();
+        IndexStripe[] read = new IndexStripe[tables.size()];
+        for (int i = 0; i < read.length; i++) {
+            read[i] = new IndexStripe(tableDir, tables.get(i), preparing);
         }
+        replaceAll(read, loaded.get().others());
         return Optional.of(loaded.get().covers());
     }
 
     /** Writes this index as covering the journal up to {@code lastIndex} (see the engine's checkpoints). */
     public void writeSnapshot(Path journalDir, long lastIndex, String lastKey) throws IOException {
-        IntentTable t = table;
-        if (t == null) {
-            throw new IOException("no index table to snapshot (intents are on the heap)");
-        }
-        IndexSnapshot.write(journalDir, lastIndex, lastKey, t, others);
+        IndexSnapshot.write(journalDir, lastIndex, lastKey, List.of(currentTables()), others);
     }
 
     /** Forgets everything: a snapshot turned out not to match the journal. */
     public void clear() {
-        IntentTable fresh = newTable(IntentTable.MIN_SLOTS);
-        long stamp = lock.writeLock();
+        replaceAll(freshStripes(IntentTable.MIN_SLOTS), Map.of());
+    }
+
+    /** Swaps in {@code fresh} holding every current stripe's write lock (in order: writers hold one at a time). */
+    private void replaceAll(IndexStripe[] fresh, Map<String, IntentState> othersNow) {
+        IndexStripe[] old = stripes;
+        long[] stamps = new long[old.length];
+        for (int i = 0; i < old.length; i++) {
+            stamps[i] = old[i].lock.writeLock();
+        }
         try {
-            table = fresh;
+            stripes = fresh;
             others.clear();
+            others.putAll(othersNow);
         } finally {
-            lock.unlockWrite(stamp);
+            for (int i = 0; i < old.length; i++) {
+                old[i].lock.unlockWrite(stamps[i]);
+            }
         }
     }
 
-    /** The table a snapshot would copy now; for tests. */
-    IntentTable currentTable() {
-        return table;
+    /** The tables a snapshot would copy now, one per stripe. */
+    IntentTable[] currentTables() throws IOException {
+        IndexStripe[] all = stripes;
+        IntentTable[] tables = new IntentTable[all.length];
+        for (int i = 0; i < all.length; i++) {
+            tables[i] = all[i].table;
+            if (tables[i] == null) {
+                throw new IOException("no index table to snapshot (intents are on the heap)");
+            }
+        }
+        return tables;
     }
 
-    /** Slots in the current table (0: none, every key is on the heap); for logs and tests of growth. */
+    /** Slots in the current tables (0: none, every key is on the heap); for logs and tests of growth. */
     public int tableSlots() {
-        IntentTable t = table;
-        return t == null ? 0 : t.slots;
+        int n = 0;
+        for (IndexStripe st : stripes) {
+            IntentTable t = st.table;
+            n += t == null ? 0 : t.slots;
+        }
+        return n;
+    }
+
+    /** Stripes in use (a snapshot's count after a load); for tests. */
+    int stripeCount() {
+        return stripes.length;
     }
 }

@@ -7,6 +7,7 @@ import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
@@ -96,12 +97,12 @@ class LocalIntentIndexModelTest {
     }
 
     @ParameterizedTest
-    @ValueSource(longs = {1, 2, 3, 20261202})
-    void knowsWhatAPlainMapKnowsThroughGrowthDeletionAndSnapshots(long seed) throws Exception {
+    @CsvSource({"1, 16", "2, 16", "3, 1", "20261202, 16", "4, 4"})
+    void knowsWhatAPlainMapKnowsThroughGrowthDeletionAndSnapshots(long seed, int stripes) throws Exception {
         Random rnd = new Random(seed);
         int pool = 6000;
         Path journalDir = Files.createDirectories(dir.resolve("j" + seed));
-        LocalIntentIndex index = new LocalIntentIndex(journalDir, IntentTable.MIN_SLOTS);
+        LocalIntentIndex index = new LocalIntentIndex(journalDir, IntentTable.MIN_SLOTS, stripes);
         Model model = new Model();
         long now = 1_000_000;
         long journalIndex = 0;
@@ -119,10 +120,12 @@ class LocalIntentIndexModelTest {
                 assertThat(index.forgetOlderThan(cutoff)).as("forgotten at step %d", step).isEqualTo(model.forgetOlderThan(cutoff));
             } else {
                 index.writeSnapshot(journalDir, journalIndex, "k");
+                // a new index of the default stripe count takes the snapshot's count, whatever it was
                 LocalIntentIndex back = new LocalIntentIndex(journalDir, IntentTable.MIN_SLOTS);
                 assertThat(back.loadSnapshot(journalDir)).hasValueSatisfying(c -> {
                     assertThat(c.entries()).isEqualTo(model.states.size());
                 });
+                assertThat(back.stripeCount()).isEqualTo(stripes);
                 assertSame(back, model, pool, "read back from the snapshot at step " + step);
                 index = back; // go on from the loaded one: its table must take updates like any other
             }
@@ -132,7 +135,7 @@ class LocalIntentIndexModelTest {
             }
         }
         assertSame(index, model, pool, "at the end");
-        assertThat(maxSlots).as("the table grew from its smallest size").isGreaterThanOrEqualTo(IntentTable.MIN_SLOTS * 4);
+        assertThat(maxSlots).as("the tables grew from their smallest size").isGreaterThanOrEqualTo(stripes * IntentTable.MIN_SLOTS * 2);
         try (var files = Files.list(journalDir)) {
             assertThat(files.map(f -> f.getFileName().toString()))
                     .as("table files are unlinked once mapped: nothing but the snapshot is left")
@@ -148,24 +151,26 @@ class LocalIntentIndexModelTest {
      * a new table and leaves the one being copied whole. Here the copy is made after the growth, of
      * the table taken before it (the longest such a copy can lag).
      */
-    @org.junit.jupiter.api.Test
-    void aSnapshotOfTheTableTakenBeforeAGrowthHoldsEveryKeyItCovers() throws Exception {
-        LocalIntentIndex index = new LocalIntentIndex(dir, IntentTable.MIN_SLOTS);
+    @ParameterizedTest
+    @ValueSource(ints = {1, 16})
+    void aSnapshotOfTheTableTakenBeforeAGrowthHoldsEveryKeyItCovers(int stripes) throws Exception {
+        LocalIntentIndex index = new LocalIntentIndex(dir, IntentTable.MIN_SLOTS, stripes);
         Random rnd = new Random(11);
         java.util.List<JournalRecord> journal = new java.util.ArrayList<>();
-        for (int i = 0; i < 700; i++) {
+        for (int i = 0; i < 700 * stripes; i++) {
             journal.add(record(rnd, String.format("%032x", 1000L + i), i));
             index.apply(journal.size(), journal.get(journal.size() - 1));
         }
-        IntentTable taken = index.currentTable();
+        IntentTable[] taken = index.currentTables();
+        int takenSlots = java.util.Arrays.stream(taken).mapToInt(t -> t.slots).sum();
         int covered = journal.size();
-        for (int i = 0; i < 3000; i++) {
-            String key = String.format("%032x", 1000L + rnd.nextInt(2500));
+        for (int i = 0; i < 3000 * stripes; i++) {
+            String key = String.format("%032x", 1000L + rnd.nextInt(2500 * stripes));
             journal.add(record(rnd, key, 700 + i));
             index.apply(journal.size(), journal.get(journal.size() - 1));
         }
-        assertThat(index.tableSlots()).as("grew after the table was taken").isGreaterThan(taken.slots);
-        IndexSnapshot.write(dir, covered, "k", taken, Map.of());
+        assertThat(index.tableSlots()).as("grew after the tables were taken").isGreaterThan(takenSlots);
+        IndexSnapshot.write(dir, covered, "k", java.util.List.of(taken), Map.of());
 
         LocalIntentIndex restarted = new LocalIntentIndex(dir, IntentTable.MIN_SLOTS);
         assertThat(restarted.loadSnapshot(dir)).isPresent();
@@ -176,7 +181,7 @@ class LocalIntentIndexModelTest {
             }
             model.apply(i + 1, journal.get(i));
         }
-        assertSame(restarted, model, 2500, "after the restart");
+        assertSame(restarted, model, 2500 * stripes, "after the restart");
     }
 
     @ParameterizedTest
@@ -207,5 +212,105 @@ class LocalIntentIndexModelTest {
         for (Map.Entry<String, IntentState> e : model.states.entrySet()) {
             assertThat(index.get(e.getKey())).contains(e.getValue());
         }
+    }
+
+    /**
+     * Two writers on keys of their own (as calls on different keys are), a sweeper forgetting an old
+     * generation and a reader, all at once from the smallest tables, so every stripe grows again and
+     * again while they run (with one stripe, both writers contend for its lock). The reader must find
+     * every settled key with its state at every moment, a growth's included; the sweeper must forget
+     * each old key exactly once; at the end the index knows exactly what each writer's model knows.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 16})
+    void concurrentWritersSweepsAndReadsThroughGrowthLoseNothing(int stripes) throws Exception {
+        LocalIntentIndex index = new LocalIntentIndex(dir, IntentTable.MIN_SLOTS, stripes);
+        java.util.concurrent.atomic.AtomicLong journalIndex = new java.util.concurrent.atomic.AtomicLong();
+        int oldKeys = 3_000;
+        for (int i = 0; i < oldKeys; i++) {
+            index.apply(journalIndex.incrementAndGet(), JournalRecord.of(RecordType.OUTCOME).outcome(OutcomeWord.OK)
+                    .effectApplied(Effect.YES).intentKey(String.format("b%015x%016x", i, i * 31L)).started(10).build());
+        }
+        Model settled = new Model();
+        Random rnd = new Random(21);
+        for (int i = 0; i < 2_000; i++) {
+            JournalRecord r = record(rnd, String.format("a%015x%016x", i, i * 0x9E3779B97F4A7C15L), 1_000);
+            long at = journalIndex.incrementAndGet();
+            index.apply(at, r);
+            settled.apply(at, r);
+        }
+        Model[] models = {new Model(), new Model()};
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.List<Thread> writers = new java.util.ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            int me = w;
+            Thread t = new Thread(() -> {
+                try {
+                    Random mine = new Random(100 + me);
+                    for (int n = 0; n < 60_000; n++) {
+                        // new keys keep arriving while older ones are written again
+                        int k = mine.nextInt(Math.min(20_000, 1 + n / 2));
+                        JournalRecord r = record(mine, String.format("%016x%016x", me + 1, k * 0x9E3779B97F4A7C15L), 2_000 + n);
+                        long at = journalIndex.incrementAndGet();
+                        index.apply(at, r);
+                        models[me].apply(at, r);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "writer-" + w);
+            writers.add(t);
+        }
+        java.util.concurrent.atomic.AtomicInteger forgotten = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger readRounds = new java.util.concurrent.atomic.AtomicInteger();
+        Thread sweeper = new Thread(() -> {
+            try {
+                while (writers.stream().anyMatch(Thread::isAlive)) {
+                    forgotten.addAndGet(index.forgetOlderThan(100));
+                }
+            } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+            }
+        }, "sweeper");
+        Thread reader = new Thread(() -> {
+            try {
+                while (writers.stream().anyMatch(Thread::isAlive)) {
+                    for (Map.Entry<String, IntentState> e : settled.states.entrySet()) {
+                        IntentState seen = index.get(e.getKey()).orElse(null);
+                        if (!e.getValue().equals(seen)) {
+                            throw new AssertionError(e.getKey() + " read as " + seen + ", not " + e.getValue());
+                        }
+                    }
+                    readRounds.incrementAndGet();
+                }
+            } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+            }
+        }, "reader");
+        writers.forEach(Thread::start);
+        sweeper.start();
+        reader.start();
+        for (Thread t : java.util.List.of(writers.get(0), writers.get(1), sweeper, reader)) {
+            t.join(180_000);
+            assertThat(t.isAlive()).as("%s finished within its bound", t.getName()).isFalse();
+        }
+        assertThat(failure.get()).as("no thread failed").isNull();
+        assertThat(readRounds.get()).as("the reader ran while the writers did").isPositive();
+        forgotten.addAndGet(index.forgetOlderThan(100));
+        assertThat(forgotten.get()).as("each old key forgotten exactly once").isEqualTo(oldKeys);
+        assertThat(index.tableSlots()).as("the tables grew meanwhile").isGreaterThanOrEqualTo(stripes * IntentTable.MIN_SLOTS * 8);
+
+        Model all = new Model();
+        all.states.putAll(settled.states);
+        all.states.putAll(models[0].states);
+        all.states.putAll(models[1].states);
+        assertSame(index, all, 20_000, "after the race");
+        for (int i = 0; i < oldKeys; i += 7) {
+            assertThat(index.get(String.format("b%015x%016x", i, i * 31L))).isEmpty();
+        }
+        index.writeSnapshot(dir, journalIndex.get(), "k");
+        LocalIntentIndex back = new LocalIntentIndex(dir, IntentTable.MIN_SLOTS);
+        assertThat(back.loadSnapshot(dir)).isPresent();
+        assertSame(back, all, 20_000, "read back from a snapshot after the race");
     }
 }

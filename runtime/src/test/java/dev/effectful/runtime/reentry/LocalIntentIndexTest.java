@@ -91,7 +91,7 @@ class LocalIntentIndexTest {
      */
     @Test
     void theNextTableIsPreparedOffTheLockAndTakenByTheGrowth() {
-        LocalIntentIndex small = new LocalIntentIndex(null, IntentTable.MIN_SLOTS);
+        LocalIntentIndex small = new LocalIntentIndex(null, IntentTable.MIN_SLOTS, 1);
         java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
         java.util.List<String> keys = new java.util.ArrayList<>();
         while (keys.size() <= IntentTable.MIN_SLOTS / 2) {
