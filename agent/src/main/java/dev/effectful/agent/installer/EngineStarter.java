@@ -103,6 +103,7 @@ final class EngineStarter {
                                 + (System.nanoTime() - releasedAt) / 1_000_000 + " ms from seeing it released");
                     }
                     refusal = null;
+                    JsonWarmUp.engineOpened();
                     return;
                 } catch (JournalLock.JournalLockedException held) {
                     awaitRelease(held);

@@ -79,6 +79,7 @@ final class FirstLoadWeaver {
                 public AnnotationVisitor visitAnnotation(String type, boolean visible) {
                     if (TOOL_DESCRIPTOR.equals(type)) {
                         tools.add(key);
+                        JsonWarmUp.toolWoven(descriptor);
                     }
                     return null;
                 }

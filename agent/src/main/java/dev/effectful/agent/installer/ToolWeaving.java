@@ -3,6 +3,7 @@ package dev.effectful.agent.installer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.matcher.ElementMatcher;
 
 import java.util.List;
@@ -39,8 +40,12 @@ final class ToolWeaving {
     /** The rewritten class, or null when it declares no tool (it only mentions the annotation). */
     byte[] weave(ClassLoader loader, String internalName, byte[] bytes) {
         ClassRewriter.Target target = rewriter.describe(loader, internalName, bytes);
-        if (target.type().getDeclaredMethods().filter(TOOLS).isEmpty()) {
+        MethodList<MethodDescription.InDefinedShape> tools = target.type().getDeclaredMethods().filter(TOOLS);
+        if (tools.isEmpty()) {
             return null;
+        }
+        for (MethodDescription tool : tools) {
+            JsonWarmUp.toolWoven(tool.getDescriptor());
         }
         return rewriter.rewrite(target, List.of(advice));
     }

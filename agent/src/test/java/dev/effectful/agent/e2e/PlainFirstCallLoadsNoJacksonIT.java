@@ -1,5 +1,6 @@
 package dev.effectful.agent.e2e;
 
+import dev.effectful.agent.e2e.apps.JsonWarmUpApp;
 import dev.effectful.agent.e2e.apps.PlainFirstCallApp;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -62,6 +63,20 @@ class PlainFirstCallLoadsNoJacksonIT {
         assertThat(j.forCall("plain_book")).first().satisfies(intent ->
                 assertThat(intent.args()).startsWith("{\"booking\":{").contains("\"room\":\"room-1\"")
                         .contains("\"guests\":[\"ann\",\"bob\"]"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aToolThatNeedsJacksonHasItLoadedInTheBackgroundBeforeItsFirstCall(Jdk jdk) throws Exception {
+        Path log = tmp.resolve("classload.log");
+        ForkedApp app = ForkedApp.jdk(jdk).main(JsonWarmUpApp.class)
+                .jvmArg("-Xlog:class+load=info:file=" + log)
+                .sysprop("classload.log", log)
+                .sysprop("effectful.journal.dir", tmp.resolve("journal"))
+                .run(tmp.resolve("logs"), Duration.ofSeconds(120));
+        List<String> lines = app.stdout().lines().toList();
+        assertThat(lines).as("stderr: %s", app.stderr())
+                .containsSubsequence("SERVED guarded", "WARMED", "COMPLEX guarded");
     }
 
     private static int indexOf(List<String> lines, String prefix) {

@@ -135,6 +135,22 @@ public final class EngineFactory {
     }
 
     /**
+     * Loads Jackson's mappers and writes one small value with each, off the calling thread's path:
+     * run in the background once the engine is open when a tool takes or returns values of other
+     * types than strings, integers and booleans, so that its first call does not pay for the several
+     * hundred classes on its own thread. Best effort, as {@link #warmUpInMemory}.
+     */
+    public static void warmUpJson() {
+        try {
+            java.util.Map<String, Object> sample = java.util.Map.of("n", 1.5, "xs", java.util.List.of("a", 2L));
+            dev.effectful.runtime.json.JsonMappers.shared().writeValueAsString(sample);
+            dev.effectful.runtime.json.CanonicalJson.of(sample);
+        } catch (Exception | LinkageError e) {
+            AgentLog.debug("effectful could not warm up its JSON mappers: " + e);
+        }
+    }
+
+    /**
      * Readies this JVM to take over a journal another process holds, so the takeover costs the
      * index rebuild and little else: reads the held journal read-only into a scratch index, writes
      * one record to a scratch journal in a temporary directory (deleted again), and loads the

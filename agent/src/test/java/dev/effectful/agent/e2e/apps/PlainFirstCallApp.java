@@ -22,9 +22,8 @@ public final class PlainFirstCallApp {
 
     public static void main(String[] args) {
         try (Task t = Task.open("t-plain", Duration.ofSeconds(60))) {
-            PlainTools tools = new PlainTools();
-            System.out.println("SERVED " + tools.notify("alice@example.com", 3, true));
-            System.out.println("COMPLEX " + tools.book(new Booking("room-1", List.of("ann", "bob"))));
+            System.out.println("SERVED " + new PlainTools().notify("alice@example.com", 3, true));
+            System.out.println("COMPLEX " + new BookingTools().book(new Booking("room-1", List.of("ann", "bob"))));
         }
     }
 
@@ -39,6 +38,13 @@ public final class PlainFirstCallApp {
         public String notify(@IntentKey String to, int times, boolean urgent) {
             return Attempt.current().isPresent() ? "guarded" : "unguarded";
         }
+    }
+
+    /**
+     * A tool taking a record, in a class of its own loaded after {@code SERVED}: a woven tool that
+     * needs Jackson has the agent load it in the background once the engine is open.
+     */
+    public static class BookingTools {
 
         @EffectfulTool(kind = EffectKind.SEND, name = "plain_book")
         public String book(@IntentKey Booking booking) {
