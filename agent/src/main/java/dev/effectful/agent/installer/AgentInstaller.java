@@ -18,8 +18,9 @@ import java.util.List;
 /**
  * Runs inside the isolated class loader: reads the configuration, chooses the log sink, registers
  * the transformer, and rewrites what was loaded before it. An invalid configuration does not stop
- * any of this: the tools are rewritten all the same and refuse every effectful call (fail closed). Byte Buddy is not touched here unless a
- * class to rewrite is already loaded (an executor the JVM loaded early, or tools when attached).
+ * any of this: the tools are rewritten all the same and refuse every effectful call (fail closed). Byte Buddy's pipeline is not touched here unless
+ * tools are already loaded (attach) or a library class an instrumentation rewrites is; the executors the
+ * JVM loaded early are retransformed with its bundled ASM core only ({@link ExecutorWeaver}).
  */
 public final class AgentInstaller {
 

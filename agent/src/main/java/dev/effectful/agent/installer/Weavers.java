@@ -3,8 +3,9 @@ package dev.effectful.agent.installer;
 import dev.effectful.runtime.log.AgentLog;
 
 /**
- * The weavers (tools, executors, libraries), each built on first use: building one loads most of Byte Buddy, which is the
- * largest part of the agent's start-up cost. {@link #warmUpInBackground()} builds them on a
+ * The weavers (tools, executors, libraries), each built on first use: building the tool or library weaver loads most of
+ * Byte Buddy, which is the largest part of the agent's start-up cost (the executor weaver and the first-load tool weaver
+ * use its bundled ASM core only). {@link #warmUpInBackground()} builds them on a
  * daemon thread while the application starts, so the first tool class rarely waits for it.
  */
 final class Weavers {
@@ -46,9 +47,9 @@ final class Weavers {
     }
 
     /**
-     * Tool classes no longer warm Byte Buddy's rewriting pipeline (type pool, redefinition, advice), and
-     * the first executor the application loads (often on its main thread) would pay for it: one JDK
-     * executor's class file is rewritten here and the result thrown away.
+     * Loads the executor weaver's few classes (ASM core, no Byte Buddy) before the application's main
+     * thread loads its first executor: one JDK executor's class file is rewritten here and the result
+     * thrown away.
      */
     private static void rewriteExecutorSample(ContextPropagation executors) throws java.io.IOException {
         String name = "java/util/concurrent/FutureTask";

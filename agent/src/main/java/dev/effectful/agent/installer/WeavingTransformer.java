@@ -13,10 +13,12 @@ import java.util.Set;
 
 /**
  * The agent's one class-file transformer. Every class the JVM loads passes through here, so the
- * common case is a loader comparison and a byte search, with nothing of Byte Buddy loaded: that is
- * only needed once a class declares a tool, inherits one (an implementation of an annotated interface
- * method, an override of an annotated superclass method), or is one of the JDK executors the task
- * rides on, or a class of a library an instrumentation ({@code instrumentation/<library>}) rewrites.
+ * common case is a loader comparison and a byte search, with nothing of Byte Buddy loaded: its
+ * pipeline is only needed once a class inherits a tool (an implementation of an annotated interface
+ * method, an override of an annotated superclass method), declares one but cannot take the first-load
+ * weaver, or is a class of a library an instrumentation ({@code instrumentation/<library>}) rewrites.
+ * Tool classes at first load and the JDK executors the task rides on are rewritten with Byte Buddy's
+ * bundled ASM core only ({@link FirstLoadWeaver}, {@link ExecutorWeaver}).
  * Proxy and generated classes are woven like any other: they may be the implementation.
  * Nothing escapes: a class that cannot be rewritten loads as it is, and the log says what that means.
  */
