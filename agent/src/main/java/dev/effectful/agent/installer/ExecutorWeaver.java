@@ -172,7 +172,7 @@ final class ExecutorWeaver {
                 locals.add(owner);
             }
             for (Type p : parameters) {
-                locals.add(frameType(p));
+                locals.add(ToolWrapperCode.frameType(p));
             }
             this.entryLocals = locals.toArray();
         }
@@ -298,7 +298,7 @@ final class ExecutorWeaver {
             super.visitVarInsn(Opcodes.ALOAD, token + 1);
             super.visitInsn(Opcodes.ATHROW);
             // returned: exit(token), suppressed, then return the value kept in token + 1
-            Object[] withValue = returns.getSort() == Type.VOID ? base : append(base, frameType(returns));
+            Object[] withValue = returns.getSort() == Type.VOID ? base : append(base, ToolWrapperCode.frameType(returns));
             super.visitLabel(onReturn);
             super.visitFrame(Opcodes.F_NEW, withValue.length, withValue, 0, new Object[0]);
             guardedExit(withValue, exitGuards[3], exitGuards[4], exitGuards[5]);
@@ -415,15 +415,5 @@ final class ExecutorWeaver {
             start();
             super.visitLineNumber(line, start);
         }
-    }
-
-    private static Object frameType(Type t) {
-        return switch (t.getSort()) {
-            case Type.BOOLEAN, Type.BYTE, Type.CHAR, Type.SHORT, Type.INT -> Opcodes.INTEGER;
-            case Type.FLOAT -> Opcodes.FLOAT;
-            case Type.LONG -> Opcodes.LONG;
-            case Type.DOUBLE -> Opcodes.DOUBLE;
-            default -> t.getInternalName();
-        };
     }
 }

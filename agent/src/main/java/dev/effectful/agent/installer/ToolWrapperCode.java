@@ -264,7 +264,8 @@ final class ToolWrapperCode {
         mv.visitFrame(Opcodes.F_FULL, frameLocals.length, frameLocals, 1, new Object[] {THROWABLE});
     }
 
-    private static Object frameType(Type t) {
+    /** The stack map frame's verification type of a value of type {@code t}. */
+    static Object frameType(Type t) {
         return switch (t.getSort()) {
             case Type.BOOLEAN, Type.BYTE, Type.CHAR, Type.SHORT, Type.INT -> Opcodes.INTEGER;
             case Type.FLOAT -> Opcodes.FLOAT;
