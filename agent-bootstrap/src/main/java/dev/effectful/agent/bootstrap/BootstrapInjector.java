@@ -90,6 +90,15 @@ final class BootstrapInjector {
         return out;
     }
 
+    private static boolean isDefined(String name) {
+        try {
+            Class.forName(name.replace('/', '.'), false, null);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
     private static boolean isApi(String entry) {
         return entry.startsWith("dev/effectful/") && entry.indexOf('/', "dev/effectful/".length()) < 0;
     }
@@ -99,6 +108,18 @@ final class BootstrapInjector {
         Module javaBase = Object.class.getModule();
         Module me = BootstrapInjector.class.getModule();
         inst.redefineModule(javaBase, Set.of(), Map.of("jdk.internal.misc", Set.of(me)), Map.of(), Set.of(), Map.of());
+        if (names.isEmpty()) {
+            return;
+        }
+        try {
+            BootDefiner.defineAll(names, bytes);
+            return;
+        } catch (IllegalAccessError | NoSuchMethodError e) {
+            // a JDK whose internal Unsafe differs: the reflective way below says what is wrong
+            if (isDefined(names.get(0))) {
+                throw e;
+            }
+        }
         Class<?> unsafeType = Class.forName("jdk.internal.misc.Unsafe");
         Object unsafe = unsafeType.getMethod("getUnsafe").invoke(null);
         Method define = unsafeType.getMethod("defineClass", String.class, byte[].class, int.class, int.class,
