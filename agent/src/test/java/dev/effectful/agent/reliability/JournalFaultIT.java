@@ -292,10 +292,25 @@ class JournalFaultIT {
         return dir;
     }
 
+    /**
+     * Runs a system tool, found on the PATH or in the sbin folders (an ordinary user's PATH lacks
+     * {@code /sbin}, where Debian keeps {@code mkfs.ext4}); a tool that is not there is a skip with
+     * its name, never an error.
+     */
     private static boolean run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String[] resolved = cmd.clone();
+        resolved[0] = locate(cmd[0]);
+        assumeTrue(resolved[0] != null, cmd[0] + " is not installed (looked on PATH, /sbin, /usr/sbin); skipped");
+        Process p = new ProcessBuilder(resolved).redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+    }
+
+    private static String locate(String tool) {
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
+        dirs.addAll(List.of("/sbin", "/usr/sbin"));
+        return dirs.stream().filter(d -> !d.isBlank()).map(d -> Path.of(d, tool))
+                .filter(Files::isExecutable).map(Path::toString).findFirst().orElse(null);
     }
 
     private static String sh(String... cmd) throws Exception {

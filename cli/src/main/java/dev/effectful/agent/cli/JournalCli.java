@@ -117,7 +117,10 @@ public final class JournalCli implements Callable<Integer> {
         // picocli lists only the first line of each command's description; ours are whole sentences
         cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, JournalCli::commandList);
         cl.setParameterExceptionHandler((e, a) -> {
-            err.println("effectful journal: " + oneLine(e.getMessage()) + " (try: "
+            String hint = e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()
+                    ? "; did you mean: " + String.join(" or ", u.getSuggestions()) + "?"
+                    : "";
+            err.println("effectful journal: " + oneLine(e.getMessage()) + hint + " (try: "
                     + e.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             return USAGE;
         });

@@ -129,6 +129,20 @@ class JournalCliTest {
     }
 
     @Test
+    void aMistypedCommandIsAUsageErrorThatNamesTheNearestCommand() {
+        Run r = cli("--dir", d, "taks");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("'taks'; did you mean: tasks");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void unresolvedFooterSaysResolveWorksOnALiveJournal() {
+        Run r = cli("--dir", d, "unresolved");
+        assertThat(r.out()).contains("works while the agent runs").doesNotContain("process stopped");
+    }
+
+    @Test
     void unresolvedExitsZeroWhenNothingIsOpen() throws Exception {
         Path clean = tmp.resolve("clean");
         try (ChronicleJournal j = ChronicleJournal.openWriter(clean, false, null, null)) {
