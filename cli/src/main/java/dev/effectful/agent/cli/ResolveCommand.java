@@ -47,7 +47,7 @@ final class ResolveCommand implements Callable<Integer> {
     @ParentCommand
     JournalCli cli;
 
-    @Parameters(paramLabel = "KEY", description = "the intent key (see: journal unresolved)")
+    @Parameters(paramLabel = "KEY", description = "the intent key, or its first 6 or more hex digits when they name one key (see: journal unresolved)")
     String key;
 
     @Option(names = "--applied", required = true, paramLabel = "yes|no", description = "whether the effect happened")
@@ -82,6 +82,11 @@ final class ResolveCommand implements Callable<Integer> {
                 throw new CliException(JournalCli.USAGE, "--result is not supported with --store postgres");
             }
             return SharedStoreView.resolve(cli, key, applied == Applied.yes, note);
+        }
+        String given = key;
+        key = KeyPrefixes.expand(cli, key, false);
+        if (!key.equals(given)) {
+            cli.err.println("effectful journal: " + Table.clean(given) + " is intent " + key);
         }
         Path dir = cli.journalDir();
         if (JournalLock.isHeld(dir)) {

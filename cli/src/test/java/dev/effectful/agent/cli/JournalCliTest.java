@@ -310,6 +310,25 @@ class JournalCliTest {
     }
 
     @Test
+    void aShortenedKeyAsTablesPrintItNamesItsIntentWhenItIsTheOnlyOne() throws Exception {
+        Run shown = cli("--dir", d, "--json", "show", K_CRASH.substring(0, 8) + "…");
+        assertThat(shown.code()).as(shown.err()).isZero();
+        assertThat(lines(shown.out())).isNotEmpty().allSatisfy(n -> assertThat(n.get("intent_key").asText()).isEqualTo(K_CRASH));
+
+        Run ambiguous = cli("--dir", d, "show", "0000000000");
+        assertThat(ambiguous.code()).isEqualTo(2);
+        assertThat(ambiguous.err()).contains("starts more than one intent key", K_UNKNOWN, K_PROBE_FAILED, "give more digits");
+
+        Run tooShort = cli("--dir", d, "resolve", "fedcb", "--applied", "no");
+        assertThat(tooShort.code()).as("five digits are not a handle").isEqualTo(2);
+
+        Run resolved = cli("--dir", d, "resolve", K_CRASH.substring(0, 8), "--applied", "yes", "--note", "found it");
+        assertThat(resolved.code()).as(resolved.err()).isZero();
+        assertThat(resolved.err()).contains(K_CRASH.substring(0, 8) + " is intent " + K_CRASH);
+        assertThat(resolved.out()).contains("resolved " + K_CRASH);
+    }
+
+    @Test
     void resolveRecordsAVerdictAndTheIntentIsNoLongerUnresolved() throws Exception {
         Run r = cli("--dir", d, "resolve", K_CRASH, "--applied", "yes", "--note", "order 5512 exists in the shop");
         assertThat(r.code()).as(r.err()).isZero();
