@@ -310,6 +310,19 @@ class JournalCliTest {
     }
 
     @Test
+    void showPrintsAnOutcomeAtTheMomentItsAttemptEnded() throws Exception {
+        Path slow = tmp.resolve("slow");
+        try (ChronicleJournal j = ChronicleJournal.openWriter(slow, false, null, null)) {
+            j.append(TestJournals.intent("t", "send", "send", K_OK, 1, TestJournals.T0, "{}"));
+            j.append(TestJournals.outcome("t", "send", "send", K_OK, 1, TestJournals.T0, "ok", "yes", "1", 61_000L));
+        }
+        String[] rows = cli("--dir", slow.toString(), "show", "t").out().split("\n");
+        java.time.ZoneId zone = java.time.ZoneId.systemDefault();
+        assertThat(rows[1]).startsWith(Times.human(TestJournals.T0, zone)).contains("intent");
+        assertThat(rows[2]).startsWith(Times.human(TestJournals.T0 + 61_000L, zone)).contains("outcome", "1 m 01 s");
+    }
+
+    @Test
     void aShortenedKeyAsTablesPrintItNamesItsIntentWhenItIsTheOnlyOne() throws Exception {
         Run shown = cli("--dir", d, "--json", "show", K_CRASH.substring(0, 8) + "…");
         assertThat(shown.code()).as(shown.err()).isZero();
