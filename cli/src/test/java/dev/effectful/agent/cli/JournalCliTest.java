@@ -73,6 +73,23 @@ class JournalCliTest {
     }
 
     @Test
+    void tasksCountsApartWhatOnlyAPersonCanSettle() throws Exception {
+        Path j2 = tmp.resolve("settling");
+        try (ChronicleJournal j = ChronicleJournal.openWriter(j2, false, null, null)) {
+            j.append(TestJournals.intent("t", "set_status", "idempotent", K_OK, 1, TestJournals.T0, "{}"));
+            j.append(TestJournals.outcome("t", "set_status", "idempotent", K_OK, 1, TestJournals.T0, "unknown", "unknown", null, 5L));
+            j.append(TestJournals.intent("t", "send_sms", "send", K_UNKNOWN, 1, TestJournals.T0 + 10, "{}"));
+        }
+        JsonNode t = lines(cli("--dir", j2.toString(), "--json", "tasks").out()).get(0);
+        assertThat(t.get("unresolved").asInt()).isEqualTo(2);
+        assertThat(t.get("needs_person").asInt()).as("the idempotent call settles on its next call").isEqualTo(1);
+        assertThat(cli("--dir", j2.toString(), "tasks").out().split("\n")[0]).contains("FOR A PERSON");
+        Run unresolved = cli("--dir", j2.toString(), "--json", "unresolved");
+        assertThat(lines(unresolved.out()).stream().filter(n -> !n.get("settles_on_next_call").asBoolean()).count())
+                .as("tasks and unresolved agree").isEqualTo(1);
+    }
+
+    @Test
     void tasksJsonIsOneDocumentPerLine() throws Exception {
         Run r = cli("--dir", d, "--json", "tasks");
         assertThat(r.code()).isZero();
