@@ -235,8 +235,11 @@ public final class JournalCli implements Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = JournalCli.class.getPackage() == null ? null : JournalCli.class.getPackage().getImplementationVersion();
-            return new String[]{"effectful journal " + (v == null ? "(development build)" : v)};
+            String v = System.getProperty("effectful.version");
+            if (v == null && JournalCli.class.getPackage() != null) {
+                v = JournalCli.class.getPackage().getImplementationVersion();
+            }
+            return new String[]{"effectful journal " + (v == null ? "(version unknown: not run from the agent jar)" : v)};
         }
     }
 }
