@@ -78,7 +78,7 @@ final class Admission {
                     return true;
                 }
                 if (tool.hasIntentKey() && c.intentKey != null) {
-                    ArgsRenderer.KeyParts parts = argsRenderer.keyParts(mine, tool.params());
+                    ArgsRenderer.KeyParts parts = argsRenderer.keyParts(null, mine, tool.params());
                     if (c.intentKey.equals(IntentKeys.derive(c.task.id(), c.task.actor(), tool.verb(), parts.target(),
                             parts.slot()))) {
                         return true;
@@ -142,7 +142,7 @@ final class Admission {
         }
         ArgsRenderer.KeyParts parts;
         try {
-            parts = argsRenderer.keyParts(call.args, tool.params());
+            parts = argsRenderer.keyParts(call.self, call.args, tool.params());
         } catch (NotCanonicalException e) {
             refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
             return false;

@@ -237,6 +237,17 @@ public final class ArgsRenderer {
         return new KeyParts(target.append(']').toString(), slot(slots, specs), hasIntentKey);
     }
 
+    /**
+     * {@link #keyParts(Object[], ParamSpec[])} for a call on {@code self}: when no parameter carries
+     * {@code @IntentKey} or {@code @Slot}, the annotated fields or record components of the one input
+     * object (the single argument, or {@code self} for a tool without parameters) stand for them
+     * ({@link ComponentKeys}).
+     */
+    public KeyParts keyParts(Object self, Object[] args, ParamSpec[] specs) throws NotCanonicalException {
+        ComponentKeys.Substitute components = ComponentKeys.forCall(self, args, specs);
+        return components == null ? keyParts(args, specs) : keyParts(components.values(), components.specs());
+    }
+
     /** The value that stands for an argument in the key: itself, or its fingerprint when redacted. */
     private Object keyedValue(Object value, ParamSpec spec, int index) throws NotCanonicalException {
         if (value == null || !spec.redact()) {
