@@ -175,7 +175,8 @@ final class Admission {
                             call.intentKey, now, hint),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {
-            JournalProblem down = new JournalProblem(JournalProblem.Cause.STORE_DOWN, e.getMessage());
+            JournalProblem down = new JournalProblem(e.misconfigured() ? JournalProblem.Cause.MISCONFIGURED
+                    : JournalProblem.Cause.STORE_DOWN, e.getMessage());
             refusals.refuse(call, down.status(), EffectApplied.NO, down.retryAfterS(), e.getMessage()
                     + "; the call was not made");
             return;

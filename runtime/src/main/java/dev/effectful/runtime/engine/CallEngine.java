@@ -56,7 +56,9 @@ public final class CallEngine implements AutoCloseable {
         this.argsRenderer = argsRenderer;
         boolean local = journal.available() && journal.journal().directory() != null;
         // the paste-ready resolve command held intents name
-        ResolveHint hint = local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
+        ResolveHint hint = config.store().kind() != EffectfulConfig.StoreKind.LOCAL
+                ? ResolveHint.forStore(config.store().kind().name().toLowerCase(java.util.Locale.ROOT))
+                : local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
         this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
                 inFlight::isRunning) : null;
         OutcomeShaper shaper = new OutcomeShaper(config.failure());

@@ -108,7 +108,7 @@ public final class PostgresJournalView implements StoreView {
 
     /** The CLI shows the driver's own words: they say what is wrong (refused, authentication, timeout). */
     private static StoreUnavailableException unavailable(SQLException e) {
-        return new StoreUnavailableException(e.getMessage(), e);
+        return new StoreUnavailableException(e.getMessage(), e, PgErrors.refusesSettings(e));
     }
 
     private <T> List<T> queryOrThrow(String sql, String arg, Row<T> row) throws SQLException {
