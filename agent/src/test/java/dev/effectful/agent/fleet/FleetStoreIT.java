@@ -288,6 +288,21 @@ class FleetStoreIT {
     }
 
     @Test
+    void aResolutionWithAResultIsWhatEveryHostsRepeatReturns() throws Exception {
+        PostgresIntentStore a = host(Duration.ofMillis(300));
+        a.decideAndClaim("res-r", META, rule(EffectKind.MONEY, false), SHORT);
+        a.apply(0, intent("res-r", 1));
+        a.apply(1, outcome("res-r", 1, "unknown", "unknown", null));
+        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(cfg(Duration.ofSeconds(30)))) {
+            assertThat(view.resolve("res-r", true, "the card statement shows it", "\"ch-77\""))
+                    .isEqualTo(StoreView.Resolution.RESOLVED);
+        }
+        PostgresIntentStore b = host(Duration.ofMillis(300));
+        assertThat(b.decideAndClaim("res-r", META, rule(EffectKind.MONEY, false), SHORT))
+                .isInstanceOfSatisfying(Decision.Replay.class, r -> assertThat(r.resultJson()).isEqualTo("\"ch-77\""));
+    }
+
+    @Test
     void aWrongPasswordIsAMisconfigurationThatNamesTheSettingsNotAPassingOutage() {
         PostgresIntentStore wrong = PostgresIntentStore.open(new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES,
                 pg.url(), PostgresServer.USER, "not-the-password", Duration.ofSeconds(2), Duration.ofSeconds(5)),

@@ -78,10 +78,7 @@ final class ResolveCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         String resultJson = checkedResult();
         if (cli.sharedStore()) {
-            if (resultJson != null) {
-                throw new CliException(JournalCli.USAGE, "--result is not supported with --store postgres");
-            }
-            return SharedStoreView.resolve(cli, key, applied == Applied.yes, note);
+            return SharedStoreView.resolve(cli, key, applied == Applied.yes, note, resultJson);
         }
         String given = key;
         key = KeyPrefixes.expand(cli, key, false);

@@ -45,7 +45,8 @@ public record ResolveHint(String jar, String journalDir, String store) {
         if (store != null) {
             return "once you know whether it applied, run, on any host with this host's EFFECTFUL_STORE_URL,"
                     + " EFFECTFUL_STORE_USER and EFFECTFUL_STORE_PASSWORD (or _PASSWORD_FILE) in its environment: "
-                    + command(key) + " (or --applied no if it did not)";
+                    + command(key) + " (or --applied no if it did not; add --result JSON to give the value every host's"
+                    + " repeat returns)";
         }
         return "once you know whether it applied, run: " + command(key)
                 + " (or --applied no if it did not; add --result JSON to give the value a repeat returns)";

@@ -23,8 +23,8 @@ class ResolveHintTest {
         ResolveHint fleet = ResolveHint.forStore("postgres");
         assertThat(fleet.command(key)).contains(" journal --store postgres resolve " + key + " --applied yes")
                 .doesNotContain("--dir");
-        assertThat(fleet.sentence(key)).contains("EFFECTFUL_STORE_URL", "EFFECTFUL_STORE_USER", "EFFECTFUL_STORE_PASSWORD")
-                .as("the store takes no --result").doesNotContain("--result");
+        assertThat(fleet.sentence(key)).contains("EFFECTFUL_STORE_URL", "EFFECTFUL_STORE_USER", "EFFECTFUL_STORE_PASSWORD",
+                "--result JSON");
     }
 
     @Test
