@@ -2,7 +2,9 @@ package dev.effectful.junit;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -83,9 +85,9 @@ final class CallLog {
     }
 
     /** The body that ran furthest past its deadline, if any did. */
-    synchronized java.util.Optional<Body> latestPastDeadline() {
+    synchronized Optional<Body> latestPastDeadline() {
         return bodies.stream().filter(b -> b.overshootNanos() > 0)
-                .max(java.util.Comparator.comparingLong(Body::overshootNanos));
+                .max(Comparator.comparingLong(Body::overshootNanos));
     }
 
     /** The most bodies of guarded tools that ran at the same moment. */

@@ -1,6 +1,8 @@
 package dev.effectful.junit;
 
 import dev.effectful.EffectfulTool;
+import dev.effectful.Items;
+import dev.effectful.Task;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.Completion;
 import net.bytebuddy.ByteBuddy;
@@ -17,7 +19,9 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static net.bytebuddy.matcher.ElementMatchers.isFinalizer;
@@ -111,8 +115,7 @@ final class GuardedViews {
             boolean ran = !engine.skipBody(handle);
             log.add(new CallLog.Entry(declared, a.clone(), ran ? bodyArgs.clone() : null));
             if (ran) {
-                boolean batch = java.util.Arrays.stream(declared.getParameters())
-                        .anyMatch(p -> p.isAnnotationPresent(dev.effectful.Items.class));
+                boolean batch = Arrays.stream(declared.getParameters()).anyMatch(p -> p.isAnnotationPresent(Items.class));
                 CallLog.Body body = log.bodyStarted(deadline);
                 KeyRelay.Carrier key = keys.open(spec, batch);
                 try {
@@ -152,12 +155,12 @@ final class GuardedViews {
     private static long deadlineNanos(EffectfulTool spec) {
         long now = System.nanoTime();
         long cap = Long.MAX_VALUE;
-        java.util.Optional<dev.effectful.Task> task = dev.effectful.Task.current();
+        Optional<Task> task = Task.current();
         if (task.isPresent()) {
             cap = task.get().remaining().toNanos();
         }
         if (spec.timeoutMillis() > 0) {
-            cap = Math.min(cap, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(spec.timeoutMillis()));
+            cap = Math.min(cap, TimeUnit.MILLISECONDS.toNanos(spec.timeoutMillis()));
         }
         return cap == Long.MAX_VALUE ? Long.MAX_VALUE : now + cap;
     }

@@ -18,9 +18,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -70,7 +72,7 @@ public final class ToolCheck<T> {
     private String invalidItem;
     private boolean heldIsAcceptable;
     private Duration taskBudget = TASK_BUDGET;
-    private java.util.Set<Check> only = java.util.EnumSet.allOf(Check.class);
+    private Set<Check> only = EnumSet.allOf(Check.class);
 
     ToolCheck(EffectfulKit kit, Class<T> type, Supplier<? extends T> factory) {
         this.kit = kit;
@@ -132,7 +134,7 @@ public final class ToolCheck<T> {
 
     /** Runs only these checks (the audit always runs); the others are reported skipped. For the kit's own tests. */
     ToolCheck<T> only(Check first, Check... more) {
-        this.only = java.util.EnumSet.of(first, more);
+        this.only = EnumSet.of(first, more);
         return this;
     }
 
@@ -578,7 +580,7 @@ public final class ToolCheck<T> {
                 + " ms budget while a rephrased retry came in: " + requests + " request(s), " + delta + " effect(s);"
                 + " first " + (first == null ? "had not returned" : first.describe()) + "; retry "
                 + (second == null ? "had not returned" : second.describe());
-        java.util.Optional<CallLog.Body> late = s.log.latestPastDeadline()
+        Optional<CallLog.Body> late = s.log.latestPastDeadline()
                 .filter(b -> b.overshootNanos() > OUTLIVED_AFTER.toNanos());
         if (late.isPresent()) {
             CallLog.Body b = late.get();
