@@ -42,7 +42,8 @@ import java.util.function.UnaryOperator;
  * secret). Each such text is also looked for JSON-escaped (by {@link JsonText}, the journal's one
  * escaper) and with its whitespace collapsed, and its UTF-8 bytes as Base64 (standard and URL
  * alphabet, at each of the three alignments it can have inside a longer Base64 text) and as hex:
- * a secret returned as bytes is written as Base64 by Jackson. A text shorter than
+ * a secret returned as bytes is written as Base64 by Jackson (up to {@value #MAX_ENCODED_BYTES}
+ * bytes: a longer value is looked for as text only). A text shorter than
  * {@value #MIN_CHARS} characters is not looked for (replacing every "7" in a message would make it
  * unreadable and a secret that short can be guessed anyway; it is still fingerprinted in the
  * journal's {@code args}), nor an encoded form shorter than {@value #MIN_ENCODED_CHARS}.
@@ -56,6 +57,9 @@ public final class Redactor implements UnaryOperator<String> {
 
     /** Base64 and hex forms shorter than this are not searched for: they would match by chance. */
     public static final int MIN_ENCODED_CHARS = 6;
+
+    /** A value longer than this many UTF-8 bytes is looked for as text only, not as Base64 or hex. */
+    public static final int MAX_ENCODED_BYTES = 16 * 1024;
 
     /** The marker a stored result is wrapped in when it held a redacted value: it is never replayed. */
     static final String HELD_MARKER = "{\"$redacted\":";
@@ -229,6 +233,9 @@ public final class Redactor implements UnaryOperator<String> {
          * on them are looked for, for each of the three offsets.
          */
         private void encoded(byte[] bytes, String fingerprint) {
+            if (bytes.length > MAX_ENCODED_BYTES) {
+                return; // eight encodings of a document per call would cost more than the call
+            }
             List<String> forms = new ArrayList<>(10);
             HexFormat hex = HexFormat.of();
             forms.add(hex.formatHex(bytes));
