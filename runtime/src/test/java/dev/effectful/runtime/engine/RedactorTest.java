@@ -321,4 +321,11 @@ class RedactorTest {
                     .contains(fp.fingerprint(secret));
         }
     }
+
+    @Test
+    void aValueOverTheEncodingLimitIsStillFoundAsText() {
+        String big = "doc-" + "z".repeat(Redactor.MAX_ENCODED_BYTES + 10);
+        Redactor r = of("ann", big);
+        assertThat(r.text("quoted " + big + " here")).isEqualTo("quoted " + fp.fingerprint(big) + " here");
+    }
 }
