@@ -156,7 +156,8 @@ public final class CallEngine implements AutoCloseable {
             result = conclusion.conclude(call, returned, thrown);
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("exit:" + call.tool, "internal error after " + call.tool.verb() + ": " + e, e);
-            result = new Completion(returned, thrown);
+            // the body's own exception, still under the call's @Redact rule: a failed conclusion is no side door
+            result = new Completion(returned, call.redactor.throwableOrBare(thrown));
             events.abandon(call);
         }
         if (call.flight != null) {

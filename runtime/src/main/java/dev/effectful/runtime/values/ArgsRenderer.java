@@ -30,7 +30,9 @@ import java.util.Objects;
  *   <li>{@code {"$truncated":<length>,"sha256":"<hex>","head":"<first 200 chars>"}}: its text is
  *       longer than the limit. For a String the text is the string itself (measured before any
  *       serialization, so a 10 MB string costs one hash); for anything else it is the compact JSON
- *       rendering. The SHA-256 is over the whole text in UTF-8.
+ *       rendering. The SHA-256 is over the whole text in UTF-8. In a call with a {@code @Redact}
+ *       argument the journal's record keeps the head redacted and cut before any secret's start
+ *       ({@code engine/Redactor#head}): the head may hold a secret the renderer knows nothing of.
  * </ul>
  * An argument with no {@link ParamSpec} (a caller bug) is treated as redacted: safe by default.
  */
