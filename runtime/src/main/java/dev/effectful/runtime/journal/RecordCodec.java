@@ -530,10 +530,11 @@ public final class RecordCodec {
 
     /**
      * A dedup record says a repeat was answered without running; which process and thread answered
-     * it is not worth its bytes on the hottest record there is.
+     * it is not worth its bytes on the hottest record there is. A key_sent is written by the thread of
+     * its attempt's intent record, which names both.
      */
     static boolean omitsWriter(JournalRecord r) {
-        return r.type() == RecordType.DEDUP;
+        return r.type() == RecordType.DEDUP || r.type() == RecordType.KEY_SENT;
     }
 
     /**
