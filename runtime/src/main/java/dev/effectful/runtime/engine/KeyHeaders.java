@@ -63,8 +63,8 @@ public final class KeyHeaders {
      */
     static void attemptEnded(Binding binding, boolean thrown) {
         ToolMethod tool = binding.tool;
-        if (!binding.journaled.isEmpty() || tool.keyable()) {
-            return;
+        if (binding.asked || !binding.journaled.isEmpty() || tool.keyable()) {
+            return; // a covered client saw a request: sent, kept (warned about apart), or not journaled (the same)
         }
         AgentLog.warnOnce("keyheader-unsent:" + tool.verb(), "tool " + tool.verb() + " declares keyHeader = \""
                 + tool.keyHeader() + "\" but its attempt " + (thrown ? "failed" : "returned") + " with no request of the"
@@ -85,6 +85,7 @@ public final class KeyHeaders {
         if (b == null || Attempt.current().orElse(null) != b.attempt) {
             return null;
         }
+        b.asked = true;
         if (b.itemKeys == null) {
             return new String[] {b.tool.keyHeader(), b.attempt.intentKey()};
         }
@@ -118,6 +119,7 @@ public final class KeyHeaders {
         if (b == null || Attempt.current().orElse(null) != b.attempt) {
             return;
         }
+        b.asked = true;
         String expected = b.itemKeys == null ? b.attempt.intentKey() : b.attempt.requestKey();
         if (expected.equals(value)) {
             sent(value); // the application sent the very key: the service saw it
@@ -126,8 +128,9 @@ public final class KeyHeaders {
         // no key_sent for it: the service deduplicates on a value the agent knows nothing of
         AgentLog.warnOnce("keyheader-kept:" + b.tool.verb(), "tool " + b.tool.verb() + ": a request already carried "
                 + b.tool.keyHeader() + " set by the application or its HTTP library, kept as is, so the service"
-                + " deduplicates on that value, not on the intent key. If it is not the same on every retry (Stripe's"
-                + " Java library sets a random one per POST), a re-run may apply twice: pass"
+                + " deduplicates on that value, not on the intent key, and an unknown outcome of the attempt is held for"
+                + " a probe or a person rather than re-run (with keyable = true declared it is re-run, and a value that is"
+                + " not the same on every retry, as Stripe's Java library's random one per POST, may apply twice): pass"
                 + " Attempt.current().orElseThrow().requestKey() as the library's idempotency key (Stripe:"
                 + " RequestOptions.builder().setIdempotencyKey(...))");
     }
@@ -163,6 +166,8 @@ public final class KeyHeaders {
         private final Attempt.Scope attemptScope;
         private final Binding before;
         private final SentKeys sent;
+        /** Whether a covered client saw a request of the body (asked for the header, or found the application's). */
+        private boolean asked;
         /** The keys journaled as sent in this attempt; only the body's thread touches it. */
         private final Set<String> journaled = new java.util.HashSet<>(2);
 
