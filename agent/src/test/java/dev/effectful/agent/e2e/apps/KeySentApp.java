@@ -22,7 +22,8 @@ import java.time.Duration;
  *   <li>{@code hang}: one charge whose answer never comes; the test kills the process meanwhile</li>
  *   <li>{@code resume}: the same charge again, in a new process after that kill</li>
  * </ul>
- * Prints {@code RESULT name value} lines.
+ * System property {@code tool}: {@code charge_card} (MONEY, the default) or {@code create_order} (CREATE) for
+ * {@code hang} and {@code resume}. Prints {@code RESULT name value} lines.
  */
 public final class KeySentApp {
 
@@ -55,12 +56,26 @@ public final class KeySentApp {
             }
             return r.body();
         }
+
+        /** A CREATE with the same key header: before key_sent, its header alone let a crashed attempt re-run. */
+        @EffectfulTool(kind = EffectKind.CREATE, name = "create_order", keyHeader = "Idempotency-Key")
+        public String createOrder(@IntentKey String order, String note, boolean loseAnswer, long waitMillis)
+                throws IOException, InterruptedException {
+            return chargeCard(order, note, loseAnswer, waitMillis);
+        }
+
+        String call(String tool, String order, String note, boolean loseAnswer, long waitMillis)
+                throws IOException, InterruptedException {
+            return "create_order".equals(tool) ? createOrder(order, note, loseAnswer, waitMillis)
+                    : chargeCard(order, note, loseAnswer, waitMillis);
+        }
     }
 
     public static void main(String[] args) throws Exception {
         String scenario = args[0];
         Payments payments = new Payments(System.getProperty("ledger"), "jdk".equals(args[1]));
         String order = System.getProperty("order");
+        String tool = System.getProperty("tool", "charge_card");
         try (Task task = Task.open("pay-" + order, Duration.ofMinutes(2))) {
             switch (scenario) {
                 case "lost" -> {
@@ -72,9 +87,9 @@ public final class KeySentApp {
                 case "hang" -> {
                     System.out.println("CHARGING");
                     System.out.flush();
-                    report("first", () -> payments.chargeCard(order, "charge 12 EUR", true, 60_000));
+                    report("first", () -> payments.call(tool, order, "charge 12 EUR", true, 60_000));
                 }
-                case "resume" -> report("resume", () -> payments.chargeCard(order, "the charge again, after a restart",
+                case "resume" -> report("resume", () -> payments.call(tool, order, "the charge again, after a restart",
                         false, 10_000));
                 default -> throw new IllegalArgumentException(scenario);
             }
