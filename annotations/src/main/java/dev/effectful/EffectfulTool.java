@@ -59,8 +59,8 @@ public @interface EffectfulTool {
     String check() default "";
 
     /**
-     * True when the receiver deduplicates on {@code Attempt.current().intentKey()}: a
-     * {@link EffectKind#CREATE} tool whose outcome is unknown may then run again with the same key.
+     * True when the receiver deduplicates on {@code Attempt.current().intentKey()}: a tool of any kind
+     * whose outcome is unknown may then run again with the same key (your promise; the agent cannot check it).
      */
     boolean keyable() default false;
 
@@ -69,7 +69,9 @@ public @interface EffectfulTool {
      * own thread through the JDK {@code HttpClient}, {@code HttpURLConnection} or OkHttp carries the
      * intent key in that header (a batch item's key inside {@link Attempt#sending}), unless the
      * application set that header itself. Services that deduplicate on such a header (Stripe, Adyen,
-     * PayPal, Square) then do it for the tool, so a tool with a key header counts as {@link #keyable()}.
+     * PayPal, Square) then do it for the tool: an attempt whose key a covered client was seen sending (the
+     * journal's {@code key_sent} record) runs again with the same key after an unknown outcome, whatever its
+     * kind; one whose key was not seen leaving is probed or held for a person, as without a key header.
      * Empty (the default): no header is added. Other clients: send {@link Attempt#requestKey()} yourself.
      */
     String keyHeader() default "";

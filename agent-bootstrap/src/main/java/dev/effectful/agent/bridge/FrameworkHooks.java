@@ -82,4 +82,12 @@ public interface FrameworkHooks {
      */
     default void keyHeaderKept(String value) {
     }
+
+    /**
+     * The advice put {@code value} (from {@link #keyHeader}) on a request that is about to leave: the
+     * journal records it ({@code key_sent}) before the request goes, so that an unknown outcome of the
+     * attempt may be re-run with the same key. Returns when the record is written (or could not be).
+     */
+    default void keyHeaderSent(String value) {
+    }
 }

@@ -37,6 +37,14 @@ public final class Frameworks {
         }
     }
 
+    /** See {@link FrameworkHooks#keyHeaderSent}. */
+    public static void keyHeaderSent(String value) {
+        FrameworkHooks h = hooks;
+        if (h != null) {
+            h.keyHeaderSent(value);
+        }
+    }
+
     /**
      * A header filter that keeps every header, for advice that copies an immutable request
      * ({@code HttpRequest.newBuilder(request, filter)}): advice cannot hold a lambda of its own.

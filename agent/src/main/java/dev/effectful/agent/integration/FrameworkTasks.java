@@ -68,6 +68,16 @@ public final class FrameworkTasks implements FrameworkHooks {
     }
 
     @Override
+    public void keyHeaderSent(String value) {
+        try {
+            KeyHeaders.sent(value);
+        } catch (Throwable t) {
+            // the request goes out with its key; without the record its attempt is simply not keyable
+            AgentLog.errorOnce("key-header-sent", "effectful could not journal that a request carried its key", t);
+        }
+    }
+
+    @Override
     public void keyHeaderKept(String value) {
         try {
             KeyHeaders.applicationKept(value);

@@ -90,7 +90,7 @@ public class KeyHeaderIT {
         Matcher m = INTENT_KEY.matcher(first);
         assertThat(m.find()).as(first).isTrue();
         String key = m.group(1);
-        assertThat(results.get("retry")).as("keyHeader alone makes the CREATE keyable: the retry ran")
+        assertThat(results.get("retry")).as("the first attempt's key went out (key_sent): the retry ran with it")
                 .isEqualTo("recorded:" + client + "-alice");
         assertThat(service.seen(client + "-alice")).as("first attempt and the model's rephrased retry")
                 .containsExactly(key, key);
@@ -104,8 +104,8 @@ public class KeyHeaderIT {
 
     /**
      * A client the agent does not rewrite never carries the key, so a re-run after an unknown outcome
-     * would create the order twice: the key header stops counting as keyable once an attempt ends with
-     * no covered request, and the retry is held instead of re-run.
+     * would create the order twice: no key_sent is journaled for the attempt, and the retry is held
+     * instead of re-run.
      */
     @Test
     void aClientTheAgentDoesNotCoverNeverLetsAnUnknownCreateRunTwice() throws Exception {
@@ -123,7 +123,8 @@ public class KeyHeaderIT {
             List<JournalRecord> intents = JournalContents.of(tmp.resolve("journal"))
                     .where(x -> x.type() == RecordType.INTENT);
             assertThat(intents).hasSize(1);
-            assertThat(intents.get(0).reentry()).as("written before any attempt was seen").isEqualTo("keyable");
+            assertThat(intents.get(0).reentry()).as("a key header alone declares nothing").isEqualTo("-");
+            assertThat(JournalContents.of(tmp.resolve("journal")).where(x -> x.type() == RecordType.KEY_SENT)).isEmpty();
         }
     }
 

@@ -69,7 +69,8 @@ final class IntentTable {
      * What the CLI prints about one intent.
      *
      * @param settles the next call of this intent settles it without a person (its tool has a probe,
-     *                or it is IDEMPOTENT, a keyable CREATE or a READ), by the engine's own re-entry table
+     *                or it is IDEMPOTENT or a READ, or declares keyable, or the attempt's key was seen going
+     *                out), by the engine's own re-entry table
      */
     record Intent(String key, String task, String actor, String call, String kind, int attempt, State state,
                   String probe, long intentIndex, boolean settles) {
@@ -94,12 +95,16 @@ final class IntentTable {
     private byte[] state;
     private byte[] probe;
     private boolean[] textKey;
-    /** From the latest intent record's {@code reentry}: 0 not written (older journal), else 1 | PROBE | KEYABLE. */
+    /**
+     * From the latest intent record's {@code reentry}: 0 not written (older journal), else 1 | PROBE | KEYABLE;
+     * plus KEY_SENT when a {@code key_sent} record of that attempt followed it.
+     */
     private byte[] declares;
     private int rows;
     private static final byte DECLARED = 1;
     private static final byte HAS_PROBE = 2;
     private static final byte KEYABLE = 4;
+    private static final byte KEY_SENT = 8;
 
     // open-addressing index over hex keys: row + 1, 0 = empty
     private int[] slots;
@@ -149,8 +154,8 @@ final class IntentTable {
         typeCounts[r.type().ordinal()]++;
         int t = tasks.id(r.task());
         touchTask(t, r);
-        // as the engine's index does: a dedup or refusal of a key never seen is no intent (StateTransitions.agesOnly)
-        if (r.intentKey() == null || StateTransitions.agesOnly(r) && find(r.intentKey()) < 0) {
+        // as the engine's index does: a dedup, refusal or key_sent of a key never seen is no intent
+        if (r.intentKey() == null || StateTransitions.startsNoIntent(r) && find(r.intentKey()) < 0) {
             return;
         }
         int row = row(r.intentKey());
@@ -169,6 +174,9 @@ final class IntentTable {
             }
         } else if (r.type() == RecordType.PROBE) {
             probe[row] = probeCode(r.probe());
+        } else if (r.type() == RecordType.KEY_SENT && r.attempt() == attempt[row]) {
+            // the latest attempt's key went out: its next call re-sends it, the service deduplicates
+            declares[row] |= KEY_SENT;
         }
         // the engine's own transition rule, so the CLI never disagrees with what the next call will do
         state[row] = (byte) State.of(StateTransitions.phaseAfter(STATES[state[row]].phase, r)).ordinal();
@@ -351,10 +359,11 @@ final class IntentTable {
             return false;
         }
         String k = kind.toUpperCase(java.util.Locale.ROOT);
-        if ((declared & DECLARED) == 0 && "CREATE".equals(k)) {
+        boolean keyed = (declared & (KEYABLE | KEY_SENT)) != 0;
+        if ((declared & DECLARED) == 0 && !keyed && "CREATE".equals(k)) {
             return false; // keyable or not is not known for a record written before intents said so
         }
-        return ReentryRules.UnknownEffect.settlesByItself(k, (declared & KEYABLE) != 0, (declared & HAS_PROBE) != 0);
+        return ReentryRules.UnknownEffect.settlesByItself(k, keyed, (declared & HAS_PROBE) != 0);
     }
 
     /** Unresolved intents in journal order. */

@@ -85,6 +85,7 @@ final class Json {
         str(g, "thread", r.thread());
         num(g, "duration_ms", r.durationMs());
         str(g, "item", r.item());
+        str(g, "header", r.header());
     }
 
     static void str(JsonGenerator g, String field, String value) throws IOException {

@@ -40,9 +40,15 @@ final class RecordRows {
                 ? r.started() + r.durationMs() : r.started();
     }
 
-    /** The one thing worth reading about the record: arguments of an intent, else message and result. */
+    /**
+     * The one thing worth reading about the record: arguments of an intent, else message and result; what
+     * the record's type says of itself first ({@code key_sent}: the header the key went out in).
+     */
     static String detail(JournalRecord r) {
         StringBuilder sb = new StringBuilder();
+        if (r.type().note() != null) {
+            sb.append(r.type().note()).append(r.header() == null ? "?" : r.header());
+        }
         if (r.args() != null) {
             sb.append("args=").append(r.args());
         }

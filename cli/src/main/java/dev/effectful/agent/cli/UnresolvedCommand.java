@@ -15,7 +15,8 @@ import java.util.concurrent.Callable;
                 "intended with no outcome (the process died mid-call), for tools whose next call would be held.",
                 "Each with task, call, attempt, age, probe result and arguments (redacted ones as fingerprints).",
                 "Exit code 3 when there are any. Listed apart, under \"settle on next call\", and not counted: intents",
-                "the next call settles by itself (the tool has a probe, or is IDEMPOTENT, a keyable CREATE or READ).",
+                "the next call settles by itself (the tool has a probe, is IDEMPOTENT or READ, declares keyable, or the",
+                "attempt's key was seen going out: a key_sent record, so the next call re-sends the same key).",
                 "An intent with no outcome yet, written by the writer that is live right now, is shown as in-flight",
                 "and does not count toward exit code 3."})
 final class UnresolvedCommand implements Callable<Integer> {
@@ -62,7 +63,8 @@ final class UnresolvedCommand implements Callable<Integer> {
             if (!settle.isEmpty()) {
                 cli.out.println();
                 cli.out.println("Settle on next call (" + settle.size() + "): the next call of each probes, or runs again"
-                        + " safely (idempotent, keyable create, read); nobody needs to act");
+                        + " safely (idempotent, read, keyable, or its key was sent: the same key goes again); nobody needs"
+                        + " to act");
                 table(settle).print(cli.out, cli.style);
             }
         }

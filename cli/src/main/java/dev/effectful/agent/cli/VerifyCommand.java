@@ -24,7 +24,7 @@ import java.util.stream.Stream;
                 "byte offset and whose record it is when that is known), undecodable records, an incomplete tail record,",
                 "cycle files damaged (truncated, overwritten) or moved aside by a writer, intents waiting for a person.",
                 "Exit 0 when sound; 1 when damaged; 3 when sound but intents wait for a person (see: journal unresolved).",
-                "Intents the next call settles by itself (probe, IDEMPOTENT, keyable CREATE, READ) are counted, not failures.",
+                "Intents the next call settles by itself (probe, IDEMPOTENT, READ, keyable, key sent) are counted, not failures.",
                 "Beside a live writer, its own in-flight intents and a tail record it is writing are reported but",
                 "are not failures.",
                 "--acknowledge: after checking the effects of the tasks named, record that a person has looked at",
@@ -184,7 +184,7 @@ final class VerifyCommand implements Callable<Integer> {
             t.row("in flight", inFlight, inFlight > 0 ? "written by the live writer" : "");
             t.row(cell("unknown outcome", unknown > 0), unknown, "");
             t.row(cell("probe failed", probeFailed > 0), probeFailed, "");
-            t.row("settle on next call", settles, settles > 0 ? "probe, idempotent, keyable create or read" : "");
+            t.row("settle on next call", settles, settles > 0 ? "probe, idempotent, read, keyable or key sent" : "");
             t.print(cli.out, cli.style);
             cli.out.println();
             for (RecordDamage d : allDamage) {

@@ -171,7 +171,7 @@ final class Admission {
         try {
             d = store.decideAndClaim(call.intentKey, new IntentStore.IntentMeta(task.id(), tool.verb(),
                             tool.kindWord()),
-                    (state, now) -> ReentryRules.decide(state, tool.kind(), KeyHeaders.keyable(tool), tool.probe().isPresent(),
+                    (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
                             call.intentKey, now, hint),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {

@@ -143,13 +143,18 @@ final class BatchProtocol {
         replaced[spec.itemsIndex()] = BatchSpec.sameKind(items, toSend);
         call.replacedArgs = replaced;
         call.batchAttempt = new Attempt(call.intentKey, attempt, call.attemptId);
-        java.util.Set<String> sentKeys = new java.util.HashSet<>();
+        java.util.Map<String, ItemPlan> sentKeys = new java.util.HashMap<>();
         for (ItemPlan p : plans) {
             if (p.plan == Plan.SEND) {
-                sentKeys.add(p.key);
+                sentKeys.put(p.key, p);
             }
         }
-        call.attemptScope = KeyHeaders.bind(tool, call.batchAttempt, sentKeys, call.batchAttempt.makeCurrent());
+        // each item's key_sent names the item's own intent and attempt, as its intent record does
+        call.attemptScope = KeyHeaders.bind(tool, call.batchAttempt, sentKeys.keySet(), call.batchAttempt.makeCurrent(),
+                key -> {
+                    ItemPlan p = sentKeys.get(key);
+                    return p != null && steps.records().appendKeySent(call, key, p.attempt, attemptId(call, p), p.id);
+                });
         steps.armDeadline(call);
         steps.records().events().intent(call);
     }
@@ -159,7 +164,7 @@ final class BatchProtocol {
         // an item running on another host is waited for, like a whole call; past the budget it is reported
         Decision d = steps.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task.id(), tool.verb(),
                         tool.kind().name().toLowerCase(java.util.Locale.ROOT)),
-                (state, now) -> ReentryRules.decideItem(state, tool.kind(), KeyHeaders.keyable(tool), tool.probe().isPresent(),
+                (state, now) -> ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
                         p.key, now), call.task.hasBudget() ? call.task.leftNanos() : Admission.NO_BUDGET_WAIT_NANOS);
         if (d instanceof Decision.Run run) {
             p.plan = Plan.SEND;

@@ -62,6 +62,23 @@ final class CallRecords {
         }
     }
 
+    /**
+     * A {@code key_sent} record: a covered client is about to send {@code key} (the call's intent key, or
+     * the key of its batch item {@code item}) in the tool's key header, in attempt {@code attempt}. Written
+     * and folded into the index before the request leaves; false when it could not be written (the request
+     * still goes, and that attempt counts as one whose key nobody saw leave).
+     */
+    boolean appendKeySent(Call call, String key, int attempt, String attemptId, String item) {
+        JournalRecord r = base(call, RecordType.KEY_SENT).intentKey(key).item(item).attempt(attempt).attemptId(attemptId)
+                .started(System.currentTimeMillis()).header(call.tool.keyHeader()).build();
+        try {
+            journal.appendAndApply(r, store);
+            return true;
+        } catch (JournalUnavailableException e) {
+            return false;
+        }
+    }
+
     /** A dedup or refused record: it changes no decision, so a failure is only warned about. */
     void appendQuietly(JournalRecord r) {
         try {

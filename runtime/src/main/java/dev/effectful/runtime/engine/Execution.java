@@ -80,7 +80,8 @@ final class Execution {
             AgentLog.warnOnce("read-unjournaled", "READ calls run unjournaled while " + e.getMessage());
         }
         Attempt current = new Attempt(call.intentKey, attempt, call.attemptId);
-        call.attemptScope = KeyHeaders.bind(call.tool, current, null, current.makeCurrent());
+        call.attemptScope = KeyHeaders.bind(call.tool, current, null, current.makeCurrent(),
+                key -> records.appendKeySent(call, key, attempt, call.attemptId, null));
         armDeadline(call);
         records.events().intent(call);
     }

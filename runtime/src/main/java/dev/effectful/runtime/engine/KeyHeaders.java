@@ -22,13 +22,14 @@ public final class KeyHeaders {
     private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
 
     /**
-     * Tools with a key header whose last attempt in this process ended without any request of a
-     * covered client carrying it (an Apache or Netty client, a request sent from another thread).
-     * Their keyHeader no longer counts as keyable until an attempt is seen carrying the key again:
-     * a re-run after an unknown outcome would otherwise send the same create with nothing for the
-     * service to deduplicate on. A tool that also declares {@code keyable = true} itself is trusted.
+     * Journals that a covered client sent a key of the running attempt: the {@code key_sent} record of
+     * {@code key} (the intent key, or a batch item's), written and folded into the index before the request
+     * leaves. False when it could not be written: the request still goes, and the attempt is not keyable.
      */
-    private static final Set<ToolMethod> UNSENT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    @FunctionalInterface
+    interface SentKeys {
+        boolean record(String key);
+    }
 
     private KeyHeaders() {
     }
@@ -38,54 +39,40 @@ public final class KeyHeaders {
      * {@code attemptScope} too. Without a key header, {@code attemptScope} itself.
      *
      * @param itemKeys the keys of the batch items this attempt sends; null for a tool that is not a batch
+     * @param sent     where a key seen going out is journaled
      */
-    static Attempt.Scope bind(ToolMethod tool, Attempt attempt, Set<String> itemKeys, Attempt.Scope attemptScope) {
+    static Attempt.Scope bind(ToolMethod tool, Attempt attempt, Set<String> itemKeys, Attempt.Scope attemptScope,
+                              SentKeys sent) {
         if (tool.keyHeader().isEmpty()) {
             return attemptScope;
         }
-        Binding b = new Binding(tool, attempt, itemKeys, attemptScope, CURRENT.get());
+        Binding b = new Binding(tool, attempt, itemKeys, attemptScope, CURRENT.get(), sent);
         CURRENT.set(b);
         return b;
     }
 
-    /**
-     * Whether a re-entry may count on the key deduplicating a repeat: the tool's claim, except for a key
-     * header its last attempt here was not seen sending.
-     */
-    static boolean keyable(ToolMethod tool) {
-        return tool.keyable() && (UNSENT.isEmpty() || !UNSENT.contains(tool));
-    }
-
-    /** The intent record's {@code reentry} word, as {@link #keyable} has it now. */
+    /** The intent record's {@code reentry} word: what the tool itself declares (a key header is per attempt). */
     static String reentryWord(ToolMethod tool) {
-        return keyable(tool) ? tool.reentryWord() : tool.reentryWord(false);
+        return tool.reentryWord();
     }
 
     /**
-     * Records what the finished attempt of {@code binding} showed: its key went out on a covered client's
-     * request (the key header is trusted again), or not (withdrawn, with a warning once per tool).
+     * Warns once per tool when the finished attempt of {@code binding} sent no key a {@code key_sent} record
+     * shows: an unknown outcome of it is then probed or held, never re-run, and the user should know why.
+     * A tool that declares {@code keyable = true} itself sends the key and is not warned about.
      */
     static void attemptEnded(Binding binding, boolean thrown) {
         ToolMethod tool = binding.tool;
-        if (binding.asked) {
-            UNSENT.remove(tool);
-            return;
-        }
-        if (declaresKeyable(tool) || !UNSENT.add(tool)) {
-            return;
+        if (binding.asked || !binding.journaled.isEmpty() || tool.keyable()) {
+            return; // a covered client saw a request: sent, kept (warned about apart), or not journaled (the same)
         }
         AgentLog.warnOnce("keyheader-unsent:" + tool.verb(), "tool " + tool.verb() + " declares keyHeader = \""
                 + tool.keyHeader() + "\" but its attempt " + (thrown ? "failed" : "returned") + " with no request of the"
                 + " JDK HttpClient, HttpURLConnection or OkHttp on its own thread carrying the key, so the service"
-                + " has nothing to deduplicate a re-run on: until one does, an unknown outcome of this tool is held"
-                + " for a probe or a person instead of re-run. Send the request through a covered client on the"
+                + " has nothing to deduplicate a re-run on: an unknown outcome of such an attempt is"
+                + " held for a probe or a person instead of re-run. Send the request through a covered client on the"
                 + " body's thread, or set the header to Attempt.current().orElseThrow().requestKey() yourself and"
                 + " declare keyable = true");
-    }
-
-    /** The tool's own {@code keyable = true}, beside its key header: the application sends the key itself. */
-    private static boolean declaresKeyable(ToolMethod tool) {
-        return dev.effectful.runtime.tool.DeclaredTool.of(tool.method()).map(d -> d.spec().keyable()).orElse(false);
     }
 
     /**
@@ -124,7 +111,8 @@ public final class KeyHeaders {
      * application or its HTTP library, and kept. When that is not the key the agent would have sent, the
      * service deduplicates on a value the agent knows nothing of: stable, it works; random per request
      * (Stripe's Java library sets one on every POST without an idempotency key of its own), a re-run of a
-     * tool counted keyable may apply twice. Said once per tool.
+     * tool counted keyable may apply twice. Said once per tool. When it is the key, the key went out: a
+     * {@code key_sent} record, as for a header the agent set.
      */
     public static void applicationKept(String value) {
         Binding b = CURRENT.get();
@@ -133,13 +121,40 @@ public final class KeyHeaders {
         }
         b.asked = true;
         String expected = b.itemKeys == null ? b.attempt.intentKey() : b.attempt.requestKey();
-        if (!expected.equals(value)) {
-            AgentLog.warnOnce("keyheader-kept:" + b.tool.verb(), "tool " + b.tool.verb() + ": a request already carried "
-                    + b.tool.keyHeader() + " set by the application or its HTTP library, kept as is, so the service"
-                    + " deduplicates on that value, not on the intent key. If it is not the same on every retry (Stripe's"
-                    + " Java library sets a random one per POST), a re-run may apply twice: pass"
-                    + " Attempt.current().orElseThrow().requestKey() as the library's idempotency key (Stripe:"
-                    + " RequestOptions.builder().setIdempotencyKey(...))");
+        if (expected.equals(value)) {
+            sent(value); // the application sent the very key: the service saw it
+            return;
+        }
+        // no key_sent for it: the service deduplicates on a value the agent knows nothing of
+        AgentLog.warnOnce("keyheader-kept:" + b.tool.verb(), "tool " + b.tool.verb() + ": a request already carried "
+                + b.tool.keyHeader() + " set by the application or its HTTP library, kept as is, so the service"
+                + " deduplicates on that value, not on the intent key, and an unknown outcome of the attempt is held for"
+                + " a probe or a person rather than re-run (with keyable = true declared it is re-run, and a value that is"
+                + " not the same on every retry, as Stripe's Java library's random one per POST, may apply twice): pass"
+                + " Attempt.current().orElseThrow().requestKey() as the library's idempotency key (Stripe:"
+                + " RequestOptions.builder().setIdempotencyKey(...))");
+    }
+
+    /**
+     * A covered client put {@code value} (what {@link #forRequest} gave) in the key header of a request that
+     * is about to leave: journal it as this attempt's {@code key_sent}, once per key, before the request goes.
+     * A value that is not a key of the running attempt is ignored.
+     */
+    public static void sent(String value) {
+        Binding b = CURRENT.get();
+        if (b == null || value == null || Attempt.current().orElse(null) != b.attempt) {
+            return;
+        }
+        boolean ours = b.itemKeys == null ? value.equals(b.attempt.intentKey()) : b.itemKeys.contains(value);
+        if (!ours || b.journaled.contains(value)) {
+            return;
+        }
+        if (b.sent.record(value)) {
+            b.journaled.add(value);
+        } else {
+            AgentLog.warnOnce("keysent-unjournaled:" + b.tool.verb(), "tool " + b.tool.verb() + ": the journal could"
+                    + " not record that its key went out in " + b.tool.keyHeader() + "; the request is sent, but an"
+                    + " unknown outcome of this attempt is probed or held for a person, not re-run");
         }
     }
 
@@ -150,16 +165,20 @@ public final class KeyHeaders {
         private final Set<String> itemKeys;
         private final Attempt.Scope attemptScope;
         private final Binding before;
-        /** Whether a covered client sent a request in the body; only the body's thread writes it. */
+        private final SentKeys sent;
+        /** Whether a covered client saw a request of the body (asked for the header, or found the application's). */
         private boolean asked;
+        /** The keys journaled as sent in this attempt; only the body's thread touches it. */
+        private final Set<String> journaled = new java.util.HashSet<>(2);
 
         private Binding(ToolMethod tool, Attempt attempt, Set<String> itemKeys, Attempt.Scope attemptScope,
-                        Binding before) {
+                        Binding before, SentKeys sent) {
             this.tool = tool;
             this.attempt = attempt;
             this.itemKeys = itemKeys;
             this.attemptScope = attemptScope;
             this.before = before;
+            this.sent = sent;
         }
 
         @Override

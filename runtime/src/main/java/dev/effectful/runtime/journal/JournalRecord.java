@@ -13,12 +13,24 @@ package dev.effectful.runtime.journal;
  * @param reentry on intent records, what the tool declares that decides a re-entry without a person:
  *                {@code probe} (it has one) and/or {@code keyable} (a CREATE with an intent key), space
  *                separated, {@code -} for neither; null when not written (older records, other types)
+ * @param header  on {@code key_sent} records, the HTTP header the key went out in; null on every other
  */
 public record JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
                             int attempt, String attemptId, long started, Long budgetLeftS, String args,
                             OutcomeWord outcome, Effect effectApplied, Long retryAfterS, Long deadlineLeftS,
                             String message, String result, ProbeResult probe, long pid, String thread, Long durationMs,
-                            String item, String reentry) {
+                            String item, String reentry, String header) {
+
+    /** A record without a {@code header}: every type but {@code key_sent}. */
+    public JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
+                         int attempt, String attemptId, long started, Long budgetLeftS, String args,
+                         OutcomeWord outcome, Effect effectApplied, Long retryAfterS, Long deadlineLeftS,
+                         String message, String result, ProbeResult probe, long pid, String thread, Long durationMs,
+                         String item, String reentry) {
+        this(type, task, actor, call, kind, intentKey, attempt, attemptId, started, budgetLeftS, args, outcome,
+                effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid, thread, durationMs, item, reentry,
+                null);
+    }
 
     /** A record of a READ call: never deduplicated, never held, never written to a shared store. */
     public boolean isRead() {
@@ -58,6 +70,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private String item;
         private java.util.function.UnaryOperator<JournalRecord> finisher;
         private String reentry;
+        private String header;
 
         private Builder(RecordType type) {
             this.type = type;
@@ -85,6 +98,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder durationMs(Long v) { durationMs = v; return this; }
         public Builder item(String v) { item = v; return this; }
         public Builder reentry(String v) { reentry = v; return this; }
+        public Builder header(String v) { header = v; return this; }
 
         /** Applied to the record {@link #build} makes: where the caller's redaction rule is enforced. */
         public Builder finishWith(java.util.function.UnaryOperator<JournalRecord> f) { finisher = f; return this; }
@@ -92,7 +106,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public JournalRecord build() {
             JournalRecord r = new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started,
                     budgetLeftS, args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid,
-                    thread, durationMs, item, reentry);
+                    thread, durationMs, item, reentry, header);
             return finisher == null ? r : finisher.apply(r);
         }
     }

@@ -43,7 +43,8 @@ public final class RecordCodec {
         EFFECT_APPLIED(13, "effect_applied"), RETRY_AFTER_S(14, "retry_after_s"),
         DEADLINE_LEFT_S(15, "deadline_left_s"), MESSAGE(16, "message"), RESULT(17, "result"), PROBE(18, "probe"),
         PID(19, "pid"), THREAD(20, "thread"), DURATION_MS(21, "duration_ms"), ITEM(22, "item"),
-        IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry"), HEAD(26, "head");
+        IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry"), HEAD(26, "head"),
+        HEADER(27, "header");
 
         private static final Field[] BY_ID = new Field[32];
         private static final java.util.Map<String, Field> BY_NAME = new java.util.HashMap<>();
@@ -155,6 +156,7 @@ public final class RecordCodec {
         number(w, Field.DURATION_MS, r.durationMs());
         text(w, Field.ITEM, r.item());
         text(w, Field.REENTRY, r.reentry());
+        text(w, Field.HEADER, r.header());
     }
 
     /** Bits of {@link #head}: type, kind, outcome and effect codes (3 bits each), the derived mark, the attempt. */
@@ -457,6 +459,7 @@ public final class RecordCodec {
                 case DURATION_MS -> b.durationMs(in.int64());
                 case ITEM -> b.item(in.text());
                 case REENTRY -> b.reentry(in.text());
+                case HEADER -> b.header(in.text());
                 default -> in.skipValue();
             }
         }
@@ -527,10 +530,11 @@ public final class RecordCodec {
 
     /**
      * A dedup record says a repeat was answered without running; which process and thread answered
-     * it is not worth its bytes on the hottest record there is.
+     * it is not worth its bytes on the hottest record there is. A key_sent is written by the thread of
+     * its attempt's intent record, which names both.
      */
     static boolean omitsWriter(JournalRecord r) {
-        return r.type() == RecordType.DEDUP;
+        return r.type() == RecordType.DEDUP || r.type() == RecordType.KEY_SENT;
     }
 
     /**

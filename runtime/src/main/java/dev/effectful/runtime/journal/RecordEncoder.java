@@ -110,6 +110,7 @@ final class RecordEncoder {
         number(RecordCodec.Field.DURATION_MS, r.durationMs());
         text(RecordCodec.Field.ITEM, r.item());
         text(RecordCodec.Field.REENTRY, r.reentry());
+        text(RecordCodec.Field.HEADER, r.header());
         int identity = RecordCodec.SCRATCH.get().identity(r);
         raw(IDENTITY_PREFIX);
         int32le(identity);

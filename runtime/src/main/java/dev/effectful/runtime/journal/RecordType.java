@@ -2,24 +2,74 @@ package dev.effectful.runtime.journal;
 
 import java.util.Locale;
 
-/** The kinds of journal record. A closed set: readers reject nothing, but only these are written. */
+/**
+ * The kinds of journal record. A closed set: readers reject nothing, but only these are written. What a
+ * record of each type does to its intent's state is said here, on the constant ({@link #startsIntent},
+ * {@link #movesState}, {@link #sharedWithFleet}, {@link #note}); {@code StateTransitions} says how.
+ */
 public enum RecordType {
     /** Written before a body runs: the intent to act. */
-    INTENT,
+    INTENT(true, true, true, null),
     /** Written after a body returned or threw. */
-    OUTCOME,
+    OUTCOME(true, true, true, null),
     /** A probe looked for the effect of an earlier attempt: found, absent or failed. */
-    PROBE,
+    PROBE(true, true, true, null),
     /** A repeat of a known-ok intent was answered from the journal; no body ran. */
-    DEDUP,
+    DEDUP(false, false, false, null),
     /** A person's verdict on an unknown intent (CLI {@code resolve}). */
-    RESOLUTION,
+    RESOLUTION(true, true, true, null),
     /** A call was refused without running (held unknown, Retry-After not passed). */
-    REFUSED;
+    REFUSED(false, false, false, null),
+    /**
+     * A covered HTTP client (JDK {@code HttpClient}, {@code HttpURLConnection}, OkHttp) put the attempt's
+     * key on a request, in the header {@code header} names; written before the request left. It leaves the
+     * phase as it is and marks that attempt as one a re-run may repeat with the same key: the service saw
+     * the key and deduplicates on it. Alone (its intent forgotten) it is no intent. It stays on the host
+     * that wrote it: a shared store never hears of it, so another host probes or holds the intent.
+     */
+    KEY_SENT(false, true, false, "the intent key went out in header ");
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
+    private final boolean startsIntent;
+    private final boolean movesState;
+    private final boolean sharedWithFleet;
+    private final String note;
 
+    RecordType(boolean startsIntent, boolean movesState, boolean sharedWithFleet, String note) {
+        this.startsIntent = startsIntent;
+        this.movesState = movesState;
+        this.sharedWithFleet = sharedWithFleet;
+        this.note = note;
+    }
+
+    /**
+     * Whether a record of this type for a key never seen makes an intent of it. A dedup or refusal of
+     * an unknown key never ran, and a {@code key_sent} whose intent retention forgot belongs to nothing.
+     */
+    public boolean startsIntent() {
+        return startsIntent;
+    }
+
+    /**
+     * Whether it changes anything the re-entry table reads; dedup and refused records change nothing but
+     * the age, so retention needs no file for them.
+     */
+    public boolean movesState() {
+        return movesState;
+    }
+
+    /** Whether a shared store (fleet mode) is told of it: reads, dedups, refusals and key_sent stay local. */
+    public boolean sharedWithFleet() {
+        return sharedWithFleet;
+    }
+
+    /** What the CLI's DETAIL column says about such a record before its own fields; null: nothing. */
+    public String note() {
+        return note;
+    }
+
+    /** The word on disk and in exports: {@code intent}, ..., {@code key_sent}. */
     public String word() {
         return word;
     }
@@ -36,6 +86,7 @@ public enum RecordType {
             case "dedup" -> DEDUP;
             case "resolution" -> RESOLUTION;
             case "refused" -> REFUSED;
+            case "key_sent" -> KEY_SENT;
             default -> null;
         });
     }

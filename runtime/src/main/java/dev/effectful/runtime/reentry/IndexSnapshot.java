@@ -231,8 +231,11 @@ public final class IndexSnapshot {
         }
     }
 
+    private static final int KEY_SENT_MARK = 0x40;
+
     private static void putState(ByteBuffer out, IntentState s) {
-        out.put((byte) s.phase().ordinal());
+        // the key-sent mark rides in the phase byte (phases fit four bits); an older reader fails on it and replays
+        out.put((byte) (s.phase().ordinal() | (s.keySent() ? KEY_SENT_MARK : 0)));
         out.putInt(s.attempts());
         out.put((byte) (s.effectApplied() == null ? 0 : s.effectApplied().ordinal() + 1));
         out.putLong(s.retryAfterUntil());
@@ -241,11 +244,13 @@ public final class IndexSnapshot {
     }
 
     private static IntentState readState(ByteBuffer in) {
-        Phase phase = PHASES[in.get()];
+        int phaseByte = in.get();
+        Phase phase = PHASES[phaseByte & ~KEY_SENT_MARK];
         int attempts = in.getInt();
         int effect = in.get();
         Effect e = effect == 0 ? null : Effect.values()[effect - 1];
-        return new IntentState(phase, attempts, e, in.getLong(), in.getLong(), in.getLong());
+        return new IntentState(phase, attempts, e, in.getLong(), in.getLong(), in.getLong(), null,
+                (phaseByte & KEY_SENT_MARK) != 0);
     }
 
     private static void putUtf(ByteBuffer out, String s) {

@@ -12,13 +12,26 @@ import dev.effectful.runtime.journal.Effect;
  * @param lastMillis      epoch millis of the latest record, for retention
  * @param resultJson      the ok result itself, when the store keeps it (a shared store does; the
  *                        local index keeps only {@code resultIndex} and leaves this null)
+ * @param keySent         a covered HTTP client sent attempt {@code attempts}'s key (a {@code key_sent} record):
+ *                        a re-run of that attempt with the same key is deduplicated by the service
  */
 public record IntentState(Phase phase, int attempts, Effect effectApplied, long retryAfterUntil, long resultIndex,
-                          long lastMillis, String resultJson) {
+                          long lastMillis, String resultJson, boolean keySent) {
+
+    public IntentState(Phase phase, int attempts, Effect effectApplied, long retryAfterUntil, long resultIndex,
+                       long lastMillis, String resultJson) {
+        this(phase, attempts, effectApplied, retryAfterUntil, resultIndex, lastMillis, resultJson, false);
+    }
 
     public IntentState(Phase phase, int attempts, Effect effectApplied, long retryAfterUntil, long resultIndex,
                        long lastMillis) {
-        this(phase, attempts, effectApplied, retryAfterUntil, resultIndex, lastMillis, null);
+        this(phase, attempts, effectApplied, retryAfterUntil, resultIndex, lastMillis, null, false);
+    }
+
+    /** The same state with {@code keySent} as given: how a host adds what only it knows to a shared store's row. */
+    public IntentState withKeySent(boolean sent) {
+        return sent == keySent ? this
+                : new IntentState(phase, attempts, effectApplied, retryAfterUntil, resultIndex, lastMillis, resultJson, sent);
     }
 
     public boolean isUnresolved() {

@@ -19,7 +19,8 @@ import java.nio.file.StandardOpenOption;
  * limit is the heap's): the heap holds this object and nothing per key.
  *
  * <p>Slot layout, {@value #SLOT} bytes, little-endian: key high and low halves; the state word
- * (bits 0-1 status: empty, live, tombstone; 2-5 phase; 6-8 effect + 1, 0 for none; 32-63 attempts);
+ * (bits 0-1 status: empty, live, tombstone; 2-5 phase; 6-8 effect + 1, 0 for none; 9 key sent; 32-63
+ * attempts);
  * retryAfterUntil; resultIndex; lastMillis. Linear probing. A deleted key leaves a tombstone that is
  * never reused in this table (only a rehash into a new table drops them), so a slot goes empty →
  * live (one key, for ever) → tombstone and nothing else. That, and writing the key and fields before
@@ -49,6 +50,9 @@ final class IntentTable {
     private static final int RETRY = 24;
     private static final int RESULT = 32;
     private static final int LAST = 40;
+
+    /** A snapshot written before this bit existed has it clear: no key known sent, the cautious reading. */
+    private static final long KEY_SENT_BIT = 1L << 9;
 
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final Phase[] PHASES = Phase.values();
@@ -233,6 +237,7 @@ final class IntentTable {
         buf.putLong(at + LAST, s.lastMillis());
         long w = LIVE | (long) s.phase().ordinal() << 2
                 | (long) (s.effectApplied() == null ? 0 : s.effectApplied().ordinal() + 1) << 6
+                | (s.keySent() ? KEY_SENT_BIT : 0L)
                 | (long) s.attempts() << 32;
         LONGS.setRelease(buf, at + WORD, w);
     }
@@ -254,7 +259,7 @@ final class IntentTable {
         long w = word(at);
         int effect = (int) (w >>> 6) & 7;
         return new IntentState(PHASES[(int) (w >>> 2) & 15], (int) (w >>> 32), effect == 0 ? null : EFFECTS[effect - 1],
-                buf.getLong(at + RETRY), buf.getLong(at + RESULT), buf.getLong(at + LAST));
+                buf.getLong(at + RETRY), buf.getLong(at + RESULT), buf.getLong(at + LAST), null, (w & KEY_SENT_BIT) != 0);
     }
 
     long lastMillis(int slot) {

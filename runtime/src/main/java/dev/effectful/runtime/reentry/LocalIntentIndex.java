@@ -154,7 +154,7 @@ public final class LocalIntentIndex implements IntentStore {
         if (key == null) {
             return;
         }
-        boolean agesOnly = StateTransitions.agesOnly(record);
+        boolean agesOnly = StateTransitions.startsNoIntent(record);
         long[] parsed = new long[2];
         if (!HexKeys.parse(key, parsed)) {
             if (agesOnly) {

@@ -21,9 +21,11 @@ import dev.effectful.runtime.journal.Effect;
  *   probe found nothing, resolved "no"      |
  * unknown / intended (crash) / probe failed |
  *   with a probe                            | probe first
- *   no probe: IDEMPOTENT, keyable CREATE    | run attempt n+1
- *   no probe: SEND, MONEY, DESTRUCTIVE,     | refuse: unknown, held until a person resolves it
- *             other CREATE                  |
+ *   no probe: IDEMPOTENT                    | run attempt n+1
+ *   no probe, any kind: key_sent for the    | run attempt n+1 with the same key (the service
+ *     attempt, or keyable = true declared   |   deduplicates it)
+ *   no probe, no key known sent: SEND,      | refuse: unknown, held until a person resolves it
+ *     MONEY, DESTRUCTIVE, CREATE            |
  * </pre>
  * (A key in flight in this process is waited for before this table is consulted.)
  *
@@ -45,14 +47,20 @@ public final class ReentryRules {
         private UnknownEffect() {
         }
 
-        /** Without a probe, running again is harmless only for these (READ never gets here in decide). */
-        public static boolean repeatIsHarmless(String kindName, boolean keyable) {
-            return "IDEMPOTENT".equals(kindName) || "READ".equals(kindName) || "CREATE".equals(kindName) && keyable;
+        /**
+         * Without a probe, running again is harmless only for these (READ never gets here in decide): a kind
+         * whose repeat changes nothing, or any kind whose repeat carries a key the receiver deduplicates on.
+         *
+         * @param keyed the tool declares {@code keyable = true} (the user's promise), or a covered client was
+         *              seen sending the unknown attempt's key ({@code key_sent})
+         */
+        public static boolean repeatIsHarmless(String kindName, boolean keyed) {
+            return "IDEMPOTENT".equals(kindName) || "READ".equals(kindName) || keyed;
         }
 
         /** The next call settles it without a person: probes first, or runs again harmlessly. */
-        public static boolean settlesByItself(String kindName, boolean keyable, boolean hasProbe) {
-            return hasProbe || repeatIsHarmless(kindName, keyable);
+        public static boolean settlesByItself(String kindName, boolean keyed, boolean hasProbe) {
+            return hasProbe || repeatIsHarmless(kindName, keyed);
         }
     }
 
@@ -65,6 +73,13 @@ public final class ReentryRules {
         return decide(s, kind, keyable, hasProbe, itemKey, nowMillis);
     }
 
+    /**
+     * The table for a call of a tool of {@code kind} whose key is in state {@code s} (null: never seen).
+     *
+     * @param keyable the tool declares {@code keyable = true}: the user promises the receiver deduplicates on the
+     *                intent key, whatever the kind. A {@code keyHeader} alone is not this; the state's
+     *                {@link IntentState#keySent} says whether the unknown attempt's key went out
+     */
     public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,
                                   long nowMillis) {
         return decide(s, kind, keyable, hasProbe, intentKey, nowMillis, ResolveHint.generic());
@@ -100,7 +115,9 @@ public final class ReentryRules {
                 if (hasProbe) {
                     return new Decision.Probe(s.attempts());
                 }
-                if (UnknownEffect.repeatIsHarmless(kind.name(), keyable)) {
+                // the key header alone is no promise: only a key seen going out (or the user's keyable = true)
+                // lets the service deduplicate the re-run; a request through an uncovered client carried none
+                if (UnknownEffect.repeatIsHarmless(kind.name(), keyable || s.keySent())) {
                     return new Decision.Run(next);
                 }
                 return new Decision.Refuse(Status.UNKNOWN, EffectApplied.UNKNOWN, null,

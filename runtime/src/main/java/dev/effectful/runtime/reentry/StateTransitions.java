@@ -3,7 +3,6 @@ package dev.effectful.runtime.reentry;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.RecordType;
 
 /**
  * How each journal record moves an intent's state: the one place that reads records for
@@ -21,8 +20,15 @@ public final class StateTransitions {
         Effect effect = s == null ? null : s.effectApplied();
         long at = r.started() + (r.durationMs() == null ? 0 : r.durationMs());
         Phase phase = phaseAfter(s == null ? null : s.phase(), r);
+        // the key went out for the latest attempt: a key_sent of an earlier attempt says nothing of this one,
+        // and a new intent starts an attempt whose key has not gone out yet
+        boolean keySent = s != null && s.keySent() && r.attempt() <= s.attempts();
         switch (r.type()) {
-            case INTENT -> retryUntil = 0;
+            case INTENT -> {
+                retryUntil = 0;
+                keySent = keySent && r.attempt() == s.attempts();
+            }
+            case KEY_SENT -> keySent = keySent || r.attempt() == attempts;
             case OUTCOME -> {
                 effect = r.effectApplied();
                 resultIndex = phase == Phase.OK && r.result() != null ? index : -1;
@@ -43,7 +49,8 @@ public final class StateTransitions {
                 // dedup and refused records change nothing but the age
             }
         }
-        return new IntentState(phase, attempts, effect, retryUntil, resultIndex, Math.max(at, s == null ? 0 : s.lastMillis()));
+        return new IntentState(phase, attempts, effect, retryUntil, resultIndex, Math.max(at, s == null ? 0 : s.lastMillis()),
+                null, keySent);
     }
 
     /**
@@ -54,7 +61,15 @@ public final class StateTransitions {
      * would have been asked to settle, and that retention then never forgot.
      */
     public static boolean agesOnly(JournalRecord r) {
-        return r.type() == RecordType.DEDUP || r.type() == RecordType.REFUSED;
+        return !r.type().movesState();
+    }
+
+    /**
+     * Whether {@code r} alone, for a key never seen, is no intent: dedup and refused records (above), and a
+     * {@code key_sent} whose intent lay in a cycle file retention deleted.
+     */
+    public static boolean startsNoIntent(JournalRecord r) {
+        return !r.type().startsIntent();
     }
 
     /**

@@ -18,8 +18,9 @@ import java.util.Optional;
  * @param check      the declared result check, validated (one parameter taking the return type)
  * @param returnType the generic return type the stored result is read back as
  * @param batch      present for a batch tool (one {@code @Items} collection parameter)
- * @param keyHeader  the HTTP header the body's requests carry the intent key in; empty: none (then
- *                   {@code keyable} is the tool's own claim, otherwise it is implied)
+ * @param keyable    the tool's own {@code keyable = true}; a key header does not imply it (an attempt whose key a
+ *                   covered client sent is keyable by its {@code key_sent} record instead)
+ * @param keyHeader  the HTTP header the body's requests carry the intent key in; empty: none
  */
 public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[] params, boolean hasIntentKey,
                          Optional<Method> probe, Optional<Method> check, ToolOverrides overrides, boolean keyable,
@@ -39,7 +40,7 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
         return reentryWord(keyable);
     }
 
-    /** The same word with {@code keyable} as the engine counts it now (a key header may be withdrawn). */
+    /** The same word with {@code keyable} as given. */
     public String reentryWord(boolean keyable) {
         if (probe.isPresent()) {
             return keyable ? "probe keyable" : "probe";

@@ -139,8 +139,8 @@ public final class ToolMethods {
         return new ToolMethod(m, spec.kind(), verb, params, hasKey, probeOf(m, runtimeType, spec.probe()),
                 checkOf(m, runtimeType, spec.check()),
                 new ToolOverrides(List.of(spec.permanentOn()), List.of(spec.retryableOn())),
-                // the agent itself sends the key the receiver dedups on: what keyable claims holds
-                spec.keyable() || keyHeader != null,
+                // the user's promise only: a key header counts per attempt, once a key_sent record shows the key left
+                spec.keyable(),
                 Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType(), batch,
                 keyHeader == null ? "" : keyHeader);
     }

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * What the HTTP-client advice is told to send ({@link KeyHeaders#forRequest}) inside tool bodies run by a
  * real engine: the intent key only inside the body of a tool with a key header, the item's key inside
- * {@code Attempt.sending}, nothing for a nested tool without one; and a key header makes a CREATE keyable.
+ * {@code Attempt.sending}, nothing for a nested tool without one; and a key seen going out ({@code key_sent})
+ * lets an unknown attempt run again with the same key, while a key header no request carried does not.
  */
 class KeyHeadersTest {
 
@@ -77,10 +78,10 @@ class KeyHeadersTest {
         @EffectfulTool(kind = EffectKind.CREATE, name = "create_order", keyHeader = "Idempotency-Key")
         public String createOrder(@IntentKey String customer, String note) {
             bodies.incrementAndGet();
-            seen.add(KeyHeaders.forRequest());
+            seen.add(coveredClient());
             String key = Attempt.current().orElseThrow().intentKey();
             harness.call(this, "lookUp", customer);
-            seen.add(KeyHeaders.forRequest());
+            seen.add(coveredClient());
             if (fail) {
                 throw new IllegalStateException("the service answered 500");
             }
@@ -122,7 +123,20 @@ class KeyHeadersTest {
 
         @EffectfulTool(kind = EffectKind.CREATE, name = "silent_order", keyHeader = "Idempotency-Key")
         public String silentOrder(@IntentKey String customer) {
+            bodies.incrementAndGet();
+            if (fail) {
+                throw new IllegalStateException("the service answered 500");
+            }
             return "sent through a client the agent does not cover";
+        }
+
+        /** What the HTTP advice does on a request: takes the header, puts it on, reports it sent. */
+        private static String[] coveredClient() {
+            String[] h = KeyHeaders.forRequest();
+            if (h != null) {
+                KeyHeaders.sent(h[1]);
+            }
+            return h;
         }
 
         @EffectfulTool(kind = EffectKind.CREATE, name = "stripe_like", keyHeader = "Idempotency-Key")
@@ -140,7 +154,7 @@ class KeyHeadersTest {
         }
 
         private static String header() {
-            String[] h = KeyHeaders.forRequest();
+            String[] h = coveredClient();
             return h == null ? null : h[0] + ": " + h[1];
         }
     }
@@ -167,7 +181,7 @@ class KeyHeadersTest {
     }
 
     @Test
-    void aKeyHeaderMakesACreateKeyableSoAnUnknownAttemptRunsAgainWithTheSameKey() {
+    void aKeySeenGoingOutLetsAnUnknownAttemptRunAgainWithTheSameKey() {
         Tools withHeader = new Tools();
         withHeader.fail = true;
         try (Task t = Task.open("t-keyable", Duration.ofSeconds(30))) {
@@ -190,6 +204,17 @@ class KeyHeadersTest {
             assertThat(retry.thrown()).isInstanceOf(ToolOutcomeException.class);
             assertThat(without.bodies).as("the same CREATE without a key header is held").hasValue(1);
         }
+
+        Tools uncovered = new Tools();
+        uncovered.fail = true;
+        try (Task t = Task.open("t-uncovered", Duration.ofSeconds(30))) {
+            harness.call(uncovered, "silentOrder", "carl");
+            uncovered.fail = false;
+            Completion retry = harness.call(uncovered, "silentOrder", "carl");
+            assertThat(retry.thrown()).isInstanceOf(ToolOutcomeException.class);
+            assertThat(retry.thrown().getMessage()).contains("\"outcome\":\"unknown\"");
+            assertThat(uncovered.bodies).as("a key header whose key no covered client sent: held").hasValue(1);
+        }
     }
 
     @Test
@@ -210,7 +235,7 @@ class KeyHeadersTest {
     }
 
     @Test
-    void aToolCountedKeyableForAHeaderNoRequestCarriedIsNamedInAWarning() {
+    void aKeyHeaderNoRequestCarriedIsNamedInAWarning() {
         Tools tools = new Tools();
         try (Task t = Task.open("t-silent", Duration.ofSeconds(30))) {
             harness.call(tools, "silentOrder", "dan");

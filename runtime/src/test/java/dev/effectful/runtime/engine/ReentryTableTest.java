@@ -32,6 +32,7 @@ import java.util.stream.Stream;
 
 import static dev.effectful.runtime.journal.RecordType.DEDUP;
 import static dev.effectful.runtime.journal.RecordType.INTENT;
+import static dev.effectful.runtime.journal.RecordType.KEY_SENT;
 import static dev.effectful.runtime.journal.RecordType.OUTCOME;
 import static dev.effectful.runtime.journal.RecordType.PROBE;
 import static dev.effectful.runtime.journal.RecordType.REFUSED;
@@ -108,6 +109,116 @@ class ReentryTableTest {
         @EffectfulTool(kind = EffectKind.READ)
         public String read(@IntentKey String id) throws Exception {
             return body(id);
+        }
+
+        /** Each key a body put on a request, in order: what the service would have deduplicated on. */
+        final List<String> keysSent = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        /**
+         * A body whose request goes through a covered client: what the HTTP advice does (takes the key
+         * header, puts it on the request, reports it sent), then the request's fate, from the script.
+         */
+        private String sending(String id) throws Exception {
+            String[] header = KeyHeaders.forRequest();
+            if (header != null) {
+                KeyHeaders.sent(header[1]);
+                keysSent.add(header[1]);
+            }
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.READ, keyHeader = "Idempotency-Key")
+        public String readSent(@IntentKey String id) throws Exception {
+            return sending(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.READ, keyHeader = "Idempotency-Key")
+        public String readUnsent(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.READ, keyable = true)
+        public String readKeyable(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.IDEMPOTENT, keyHeader = "Idempotency-Key")
+        public String idempotentSent(@IntentKey String id) throws Exception {
+            return sending(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.IDEMPOTENT, keyHeader = "Idempotency-Key")
+        public String idempotentUnsent(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.IDEMPOTENT, keyable = true)
+        public String idempotentKeyable(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.CREATE, keyHeader = "Idempotency-Key")
+        public String createSent(@IntentKey String id) throws Exception {
+            return sending(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.CREATE, keyHeader = "Idempotency-Key")
+        public String createUnsent(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.SEND, keyHeader = "Idempotency-Key")
+        public String sendSent(@IntentKey String id) throws Exception {
+            return sending(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.SEND, keyHeader = "Idempotency-Key")
+        public String sendUnsent(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.SEND, keyable = true)
+        public String sendKeyable(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.MONEY, keyHeader = "Idempotency-Key")
+        public String moneySent(@IntentKey String id) throws Exception {
+            return sending(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.MONEY, keyHeader = "Idempotency-Key")
+        public String moneyUnsent(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.MONEY, keyable = true)
+        public String moneyKeyable(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.DESTRUCTIVE, keyHeader = "Idempotency-Key")
+        public String destroySent(@IntentKey String id) throws Exception {
+            return sending(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.DESTRUCTIVE, keyHeader = "Idempotency-Key")
+        public String destroyUnsent(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.DESTRUCTIVE, keyable = true)
+        public String destroyKeyable(@IntentKey String id) throws Exception {
+            return body(id);
+        }
+
+        @EffectfulTool(kind = EffectKind.MONEY, keyHeader = "Idempotency-Key", probe = "findCharge")
+        public String moneySentProbed(@IntentKey String id) throws Exception {
+            return sending(id);
+        }
+
+        String findCharge(String id) {
+            return (String) probeAnswer;
         }
 
         @EffectfulTool(kind = EffectKind.SEND, probe = "findSent")
@@ -254,6 +365,64 @@ class ReentryTableTest {
                         Status.OK, EffectApplied.YES, false, DEDUP),
                 row("resolved by a person: applied no", "send", w -> w.resolved("send", false, null, "never arrived"),
                         Status.OK, EffectApplied.YES, true, INTENT, OUTCOME));
+    }
+
+    /**
+     * The key rows: an unknown (a lost answer) or an intent cut by a crash, of every kind, whose attempt's key
+     * a covered client was seen sending ({@code key_sent}), whose request went out with no key seen (a key
+     * header but an uncovered client), or whose tool declares {@code keyable = true}. No probe in any.
+     */
+    static Stream<Row> keyRows() {
+        List<Row> rows = new java.util.ArrayList<>();
+        for (String kind : List.of("read", "idempotent", "create", "send", "money", "destroy")) {
+            boolean harmless = kind.equals("read") || kind.equals("idempotent");
+            for (String how : List.of("Sent", "Unsent", "Keyable")) {
+                if (kind.equals("create") && how.equals("Keyable")) {
+                    continue; // the table's own "keyable CREATE" row
+                }
+                String method = kind + how;
+                boolean runs = harmless || !how.equals("Unsent");
+                RecordType[] ran = how.equals("Sent") ? new RecordType[] {INTENT, KEY_SENT, OUTCOME}
+                        : new RecordType[] {INTENT, OUTCOME};
+                String what = how.equals("Sent") ? "key_sent" : how.equals("Unsent") ? "no key_sent" : "keyable = true";
+                rows.add(row("unknown, no probe, " + what + ", " + kind, method,
+                        w -> w.earlier(method, new SocketTimeoutException("Read timed out")),
+                        runs ? Status.OK : Status.UNKNOWN, runs ? EffectApplied.YES : EffectApplied.UNKNOWN, runs,
+                        runs ? ran : new RecordType[] {REFUSED}));
+                if (!harmless && !how.equals("Keyable")) {
+                    rows.add(row("intended without outcome (crash), no probe, " + what + ", " + kind, method,
+                            w -> w.crashedAfterIntent(method),
+                            runs ? Status.OK : Status.UNKNOWN, runs ? EffectApplied.YES : EffectApplied.UNKNOWN, runs,
+                            runs ? ran : new RecordType[] {REFUSED}));
+                }
+            }
+        }
+        // a declared probe still comes first: a measurement, as for a keyable CREATE
+        rows.add(row("unknown, probe finds nothing, key_sent, money", "moneySentProbed",
+                w -> w.earlier("moneySentProbed", new SocketTimeoutException("Read timed out")),
+                Status.OK, EffectApplied.YES, true, PROBE, INTENT, KEY_SENT, OUTCOME));
+        return rows.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("keyRows")
+    void aRepeatSendsTheSameKeyOnlyWhenTheKeyWasSeenGoingOut(Row row) {
+        aRepeatDoesWhatTheTableSays(row);
+    }
+
+    /** After a restart the key_sent fact comes back from the journal, and the re-run carries the first key. */
+    @org.junit.jupiter.api.Test
+    void theReRunAfterACrashCarriesTheFirstAttemptsKey() {
+        World world = new World(new InMemoryEngine(secret));
+        world.crashedAfterIntent("moneySent");
+        InMemoryEngine.Answer answer = world.call("moneySent");
+        assertThat(answer.status()).isEqualTo(Status.OK);
+        assertThat(world.tools.keysSent).hasSize(2);
+        assertThat(world.tools.keysSent.get(1)).as("the same key: the service deduplicates it")
+                .isEqualTo(world.tools.keysSent.get(0)).isEqualTo(world.engine.lastIntentKey());
+        List<JournalRecord> sent = world.engine.journal.since(0).stream().filter(r -> r.type() == KEY_SENT).toList();
+        assertThat(sent).extracting(JournalRecord::attempt).containsExactly(1, 2);
+        assertThat(sent).extracting(JournalRecord::header).containsOnly("Idempotency-Key");
     }
 
     /** The repeat arrives while the first call of the same intent is still in its body, in another thread. */

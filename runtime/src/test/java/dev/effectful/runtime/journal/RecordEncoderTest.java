@@ -59,7 +59,7 @@ class RecordEncoderTest {
                     .intentKey("0123456789abcdef0123456789abcdef").attempt((int) v).attemptId("t-01234567-a1").started(v)
                     .budgetLeftS(v).args("{\"to\":\"x@example.com\"}").outcome(OutcomeWord.OK).effectApplied(Effect.YES)
                     .retryAfterS(v).deadlineLeftS(v).message("m").result("\"queued\"").probe(ProbeResult.FOUND).pid(v)
-                    .thread("main").durationMs(v).item("i-1").reentry("probe keyable").build());
+                    .thread("main").durationMs(v).item("i-1").reentry("probe keyable").header("Idempotency-Key").build());
         }
         for (int i = 0; i < 2000; i++) {
             records.add(JournalRecord.of(RecordType.values()[random.nextInt(RecordType.values().length)])
@@ -69,7 +69,8 @@ class RecordEncoderTest {
                     .started(random.nextLong()).budgetLeftS(random.nextBoolean() ? null : random.nextLong())
                     .args(randomText(random)).message(randomText(random)).result(randomText(random))
                     .pid(random.nextInt(1 << 22)).thread(randomText(random))
-                    .durationMs(random.nextBoolean() ? null : (long) random.nextInt(100_000)).build());
+                    .durationMs(random.nextBoolean() ? null : (long) random.nextInt(100_000))
+                    .header(random.nextBoolean() ? null : randomText(random)).build());
         }
         for (JournalRecord r : records) {
             assertThat(encoded(r)).as(r.toString()).isEqualTo(withWire(r));

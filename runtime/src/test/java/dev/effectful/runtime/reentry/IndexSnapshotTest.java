@@ -31,7 +31,8 @@ class IndexSnapshotTest {
             String key = String.format("%032x", i * 7919L);
             Phase phase = Phase.values()[i % Phase.values().length];
             Effect effect = i % 5 == 0 ? null : Effect.values()[i % 4];
-            IntentState s = new IntentState(phase, 1 + i % 3, effect, i * 10L, i % 2 == 0 ? -1 : i, 1_764_000_000_000L + i);
+            IntentState s = new IntentState(phase, 1 + i % 3, effect, i * 10L, i % 2 == 0 ? -1 : i, 1_764_000_000_000L + i,
+                    null, i % 7 == 0);
             table.insert(HexKeys.half(key, 0), HexKeys.half(key, 1), s);
             states.put(key, s);
         }
@@ -40,7 +41,7 @@ class IndexSnapshotTest {
             table.remove(table.find(HexKeys.half(key, 0), HexKeys.half(key, 1)));
             states.remove(key);
         }
-        others.put("not-a-hex-key: keyable create #3", new IntentState(Phase.UNKNOWN, 2, Effect.UNKNOWN, 0, -1, 5L));
+        others.put("not-a-hex-key: keyable create #3", new IntentState(Phase.UNKNOWN, 2, Effect.UNKNOWN, 0, -1, 5L, null, true));
         others.put("ABCDEF" + "0".repeat(26), new IntentState(Phase.OK, 1, Effect.YES, 0, 77, 6L));
     }
 

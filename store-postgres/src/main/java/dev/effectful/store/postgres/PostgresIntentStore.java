@@ -276,6 +276,16 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
         }
     }
 
+    /**
+     * Whether this host saw the key of the row's latest attempt go out ({@code key_sent} in its own journal).
+     * The store holds no such fact: another host's attempt, or one this host did not see leave, counts as a
+     * key nobody saw sent, so it is probed or held for a person, never re-run on a guess.
+     */
+    private boolean keySentHere(String key, IntentState row) {
+        IntentState mine = local.get(key).orElse(null);
+        return mine != null && mine.keySent() && mine.attempts() == row.attempts() && row.isUnresolved();
+    }
+
     /** Null when the row is gone; else the decision, with the lease taken when it is Run or Probe. */
     private Decision decideLocked(Connection c, String key, Rule rule, String claim, Unanswered sent)
             throws SQLException {
@@ -297,6 +307,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                     String json = rs.getBoolean(6) ? rs.getString(5) : null;
                     IntentState s = new IntentState(phase(rs.getString(1)), rs.getInt(2), Effect.fromWord(rs.getString(3)), rs.getLong(4),
                             -1, rs.getLong(12), json);
+                    s = s.withKeySent(keySentHere(key, s));
                     d = rule.decide(s, System.currentTimeMillis());
                 }
             }
@@ -371,9 +382,10 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     @Override
     public void apply(long index, JournalRecord r) {
         local.apply(index, r);
-        if (r.intentKey() == null || r.isRead()
-                || r.type() == RecordType.DEDUP || r.type() == RecordType.REFUSED) {
-            return; // reads are never deduplicated, so the fleet need not know them
+        if (r.intentKey() == null || r.isRead() || !r.type().sharedWithFleet()) {
+            // reads are never deduplicated, dedups and refusals change nothing, and a key_sent is this host's
+            // own knowledge (see decideLocked): the fleet need not know them
+            return;
         }
         if (r.type() == RecordType.INTENT) {
             held.put(r.intentKey(), r.attempt());

@@ -10,6 +10,8 @@ import java.net.URLConnection;
  * {@code getInputStream} (whichever the application calls first opens the connection): sets the key
  * header as a request property unless the application set it. Once the connection is open the JDK
  * refuses new properties; that refusal is swallowed and the request goes out as the application made it.
+ * Once the property is set the journal records that the key goes out ({@code key_sent}), before the
+ * connection is opened.
  */
 public final class UrlConnectionKeyHeader {
 
@@ -25,6 +27,8 @@ public final class UrlConnectionKeyHeader {
                 Frameworks.keyHeaderKept(own);
             } else {
                 connection.setRequestProperty(header[0], header[1]);
+                // reached only when the property was taken: the request that leaves carries the key
+                Frameworks.keyHeaderSent(header[1]);
             }
         }
     }
