@@ -64,6 +64,10 @@ final class VerifyCommand implements Callable<Integer> {
         allDamage.addAll(inFiles);
         int acknowledgedNow = 0;
         if (acknowledge && !allDamage.isEmpty()) {
+            java.util.Optional<String> foreign = dev.effectful.runtime.journal.JournalOwners.cliWriteProblem(dir, cli.env);
+            if (foreign.isPresent()) {
+                throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
+            }
             try {
                 acknowledgedNow = DamageAcknowledgements.acknowledge(dir, allDamage,
                         "journal verify --acknowledge by " + System.getProperty("user.name", "?"));
