@@ -246,7 +246,7 @@ final class VerifyCommand implements Callable<Integer> {
                         // records in a moved file, or hidden by a broken header, are read by no tailer:
                         // only this scan can name them (a checksum failure in a sound file is the tailer's)
                         for (CycleFileScan.Bad b : r.damagedRecords()) {
-                            records.add(RecordDamage.inFile(name, b.offset(), b.crc()));
+                            records.add(RecordDamage.inFile(name, b));
                         }
                     }
                     if (aside) {

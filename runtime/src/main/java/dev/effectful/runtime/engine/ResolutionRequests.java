@@ -176,7 +176,8 @@ final class ResolutionRequests implements AutoCloseable {
             String why = ResolutionRequest.staleReason(name, Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS)
                     .toMillis(), now);
             if (why != null && Files.deleteIfExists(p)) {
-                AgentLog.info("effectful removed the stale request file " + p + " (" + why + ")");
+                AgentLog.warnOnce("resolutions-removed:" + name, "effectful removed the stale request file " + p
+                        + " (" + why + ")");
             }
         } catch (IOException e) {
             AgentLog.warnOnce("resolutions-stale:" + name, "effectful cannot remove the stale request file " + p
