@@ -148,6 +148,22 @@ class ConfigFailClosedIT {
         assertThat(r).containsEntry("quote_cause", "java.net.SocketTimeoutException");
     }
 
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    /** A retention too long to compute a cut-off with is a configuration error naming the key, not a retryable overflow. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aRetentionTooLongToComputeWithIsAPermanentConfigurationRefusal(Jdk jdk) throws Exception {
+        Path work = Files.createDirectories(tmp.resolve("work"));
+        ForkedApp app = ForkedApp.jdk(jdk).main(GuardApp.class, "once").workDir(work)
+                .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
+                .agentArgs("journal=" + tmp.resolve("journal") + ",retention=99999999999999d").run(tmp.resolve("logs"), RUN);
+        refusedForGoodButReadsRun(app, "effectful.retention=99999999999999d is too long", "at most 106751d");
+        assertThat(app.stderr()).doesNotContain("overflow");
+    }
+
     // ------------------------------------------------------------ the journal directory
 
     @Test

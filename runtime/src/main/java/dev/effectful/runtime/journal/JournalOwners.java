@@ -49,7 +49,7 @@ public final class JournalOwners {
 
     /**
      * The first of the journal's own files (and the request directory with its files) that this process
-     * cannot both read and write, as a sentence naming it, its owner and the fix; empty when there is none.
+     * cannot read, or cannot write where it writes in place, as a sentence naming it, its owner and the fix; empty when there is none.
      * Root reads and writes every file, so only a process of another user ever gets an answer here.
      */
     public static Optional<String> inaccessible(Path dir, List<Path> journalFiles) {
@@ -67,7 +67,12 @@ public final class JournalOwners {
             if (Files.isSymbolicLink(p)) {
                 continue;
             }
-            if (!Files.isReadable(p) || !Files.isWritable(p)) {
+            String name = p.getFileName().toString();
+            // written in place: Chronicle's files, the lock and the request directory; the others (the secret,
+            // the index snapshot) are only read, or replaced by a rename, which the directory's mode decides
+            boolean writtenInPlace = name.endsWith(".cq4") || name.endsWith(".cq4t") || name.equals(JournalLock.FILE_NAME)
+                    || p.equals(requests);
+            if (!Files.isReadable(p) || writtenInPlace && !Files.isWritable(p)) {
                 String owner = ownerOf(p).orElse("another user");
                 String me = processUser();
                 return Optional.of("the journal file " + p + " belongs to " + owner + " and this process, running as "
