@@ -139,7 +139,8 @@ class RequestFilesIT {
     /**
      * sudo: the CLI run as root against a journal another user's agent writes refuses, saying who owns it
      * and how to run it instead; a cycle file root left behind is named, with its owner and the fix, in the
-     * agent's refusal (permanent) instead of a bare one. Needs root and setpriv (to run the agent as nobody).
+     * agent's refusal (permanent) instead of a bare one, and so is a request directory root made. Needs root
+     * and setpriv (to run the agent as nobody).
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
@@ -178,6 +179,17 @@ class RequestFilesIT {
                 assertThat(refused.get("message").asText()).contains(cycle.toString(), "belongs to root",
                         "sudo chown -R nobody " + journal);
                 assertThat(ledger.effects("transfer", "t")).isZero();
+            }
+            // and what 'sudo journal resolve' beside a live agent leaves: root's request directory
+            Files.setOwner(cycle, journal.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+            Path requests = Files.createDirectories(ResolutionRequest.dir(journal));
+            Files.setPosixFilePermissions(requests, PosixFilePermissions.fromString("rwx------"));
+            Files.writeString(requests.resolve(key + ".json"), "{}");
+            try (Writer w = new Writer(jdk, journal, ledger, base, asNobody)) {
+                JsonNode refused = outcome(w.run("transfer u"));
+                assertThat(refused.get("outcome").asText()).as(refused.toString()).isEqualTo("permanent");
+                assertThat(refused.get("message").asText()).contains(requests.toString(), "belongs to root");
+                assertThat(ledger.effects("transfer", "u")).isZero();
             }
         }
     }
