@@ -116,6 +116,18 @@ public final class JournalCli implements Callable<Integer> {
                 ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
         // picocli lists only the first line of each command's description; ours are whole sentences
         cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, JournalCli::commandList);
+        cl.setExecutionStrategy(parsed -> {
+            String problem = cli.settingsProblem();
+            if (problem != null) {
+                CommandLine.ParseResult last = parsed;
+                while (last.hasSubcommand()) {
+                    last = last.subcommand();
+                }
+                // a usage error (exit 2) before any command runs: never a read of some other journal instead
+                throw new CommandLine.ParameterException(last.commandSpec().commandLine(), problem);
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cl.setParameterExceptionHandler((e, a) -> {
             String hint = e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()
                     ? "; did you mean: " + String.join(" or ", u.getSuggestions()) + "?"
@@ -185,6 +197,27 @@ public final class JournalCli implements Callable<Integer> {
         err.println("effectful journal: a command is required: tasks, show, unresolved, tail, export, resolve, verify"
                 + " (try: journal --help)");
         return USAGE;
+    }
+
+    /**
+     * What makes the settings unusable before any command runs, or null: a {@code --store} kind this build
+     * has no store for (it would otherwise read the local journal and answer for the wrong one), or a journal
+     * directory setting that is present but empty (an unset {@code $VAR}), which the agent refuses too.
+     */
+    String settingsProblem() {
+        if (store != null && !"local".equalsIgnoreCase(store) && !SharedStoreView.exists(store)) {
+            return "unknown store '" + Table.clean(store) + "' for --store: use local (this host's journal) or postgres"
+                    + " (the fleet's shared store)";
+        }
+        if (dir == null) {
+            String p = System.getProperty("effectful.journal.dir");
+            String e = env.get("EFFECTFUL_JOURNAL_DIR");
+            if (p != null ? p.isBlank() : e != null && e.isBlank()) {
+                return (p != null ? "-Deffectful.journal.dir" : "EFFECTFUL_JOURNAL_DIR") + " is set but empty; give"
+                        + " --dir DIR or set it to the journal directory";
+            }
+        }
+        return null;
     }
 
     /** The journal directory as the contract orders the sources. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalFollower;
 import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.JournalOwners;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -86,6 +87,10 @@ final class ResolveCommand implements Callable<Integer> {
             cli.err.println("effectful journal: " + Table.clean(given) + " is intent " + key);
         }
         Path dir = cli.journalDir();
+        java.util.Optional<String> foreign = JournalOwners.cliWriteProblem(dir, cli.env);
+        if (foreign.isPresent()) {
+            throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
+        }
         if (JournalLock.isHeld(dir)) {
             Integer done = handOver(dir, resultJson);
             if (done != null) {

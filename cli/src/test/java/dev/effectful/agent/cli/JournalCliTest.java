@@ -72,6 +72,24 @@ class JournalCliTest {
         assertThat(r.out()).doesNotContain("\u001b[");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"tasks", "unresolved", "show"})
+    void anUnknownStoreKindIsAUsageErrorAndNeverAReadOfTheLocalJournal(String command) {
+        Run r = command.equals("show") ? cli("--dir", d, "--store", "postgre", command, "ord-1")
+                : cli("--dir", d, "--store", "postgre", command);
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown store 'postgre' for --store", "local", "postgres");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void anEmptyJournalDirectoryVariableIsAUsageErrorNotTheDefaultDirectory() {
+        Run r = cli(Map.of("EFFECTFUL_JOURNAL_DIR", ""), false, "tasks");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("EFFECTFUL_JOURNAL_DIR is set but empty", "--dir");
+        assertThat(cli(Map.of("EFFECTFUL_JOURNAL_DIR", ""), false, "--dir", d, "tasks").code()).isZero();
+    }
+
     @Test
     void tasksCountsApartWhatOnlyAPersonCanSettle() throws Exception {
         Path j2 = tmp.resolve("settling");

@@ -126,7 +126,7 @@ final class Admission {
         }
         if (resolutions != null) {
             // a verdict given a moment ago must not wait for the watcher's next look
-            resolutions.beforeCall(call.intentKey, tool);
+            resolutions.beforeCall(call.intentKey, tool, call.task.leftNanos());
         }
         reenter(call);
     }

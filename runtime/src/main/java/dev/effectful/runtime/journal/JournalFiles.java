@@ -66,6 +66,10 @@ public final class JournalFiles {
                     + " neither writes into it nor changes its permissions: set effectful.journal.dir to a new or"
                     + " empty directory, e.g. " + dir.resolve("effectful-journal"));
         }
+        java.util.Optional<String> foreign = JournalOwners.inaccessible(dir, own);
+        if (foreign.isPresent()) {
+            throw new JournalDirectoryException(JournalProblem.Cause.PERMISSION_DENIED, foreign.get());
+        }
         tighten(dir, own);
     }
 
