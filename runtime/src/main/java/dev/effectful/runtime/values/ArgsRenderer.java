@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.effectful.runtime.json.CanonicalJson;
 import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.json.JsonText;
+import dev.effectful.runtime.json.BeanKeyViews;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.keys.KeySecretException;
 import dev.effectful.runtime.json.NotCanonicalException;
@@ -200,6 +201,10 @@ public final class ArgsRenderer {
                 continue;
             }
             any = true;
+            if (spec.intentKey() && values[i] != null && !JsonText.isSimple(values[i])) {
+                // a bean is keyed through Jackson anyway; ids and numbers never load the check
+                BeanKeyViews.check(values[i], nameOf(spec, i));
+            }
             Object value = keyedValue(values[i], spec, i);
             if (value != values[i]) {
                 if (keyed == values) {
