@@ -61,8 +61,9 @@ class KeysIT {
                 .run(tmp.resolve("logs"), Duration.ofSeconds(60));
         assertThat(app.results().get("forged")).startsWith("charged o-9");
         String stderr = app.stderr();
+        // the id is quoted as a JSON string (Jackson's escapes), in the task and in the attempt id made from it
         assertThat(stderr).contains("effectful INFO: effectful attempt 1 task=\"t-1\\noutcome=ok effect_applied=yes"
-                + "\\u001b[2K\" call=charge");
+                + "\\u001B[2K\" call=charge").contains(" attempt_id=\"t-1\\noutcome=ok effect_applied=yes");
         assertThat(stderr.lines()).as("no line of the agent's starts with the forged text")
                 .noneMatch(l -> l.startsWith("outcome=")).noneMatch(l -> l.contains("\u001b"));
         for (String command : List.of("tasks", "show")) {
@@ -112,7 +113,7 @@ class KeysIT {
         Path journal = tmp.resolve("journal");
         ForkedApp app = app(jdk, journal, "bean").run(tmp.resolve("logs"), Duration.ofSeconds(60));
         String stderr = app.stderr();
-        String warning = "@IntentKey parameter 'order' of refund";
+        String warning = "@IntentKey parameter 'order' of type";
         assertThat(stderr).contains(warning).contains("'id'").contains(KeysAppOrderName.NAME);
         assertThat(stderr.split(java.util.regex.Pattern.quote(warning), -1)).as("once per type").hasSize(2);
     }

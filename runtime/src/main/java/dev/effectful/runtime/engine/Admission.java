@@ -153,8 +153,12 @@ final class Admission {
         ArgsRenderer.KeyParts parts;
         try {
             parts = argsRenderer.keyParts(call.args, tool.params());
-        } catch (NotCanonicalException | KeySecretException e) {
+        } catch (NotCanonicalException e) {
             refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            return false;
+        } catch (KeySecretException e) {
+            refusals.refuse(call, e.retryable() ? Status.RETRYABLE : Status.PERMANENT, EffectApplied.NO,
+                    e.retryable() ? 5L : null, e.getMessage() + "; the call was not made");
             return false;
         }
         String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());

@@ -108,6 +108,11 @@ public final class EngineFactory {
             }
         }
         IntentStore decider = intentStore(config, store);
+        if (config.store().kind() != EffectfulConfig.StoreKind.LOCAL && access.available()) {
+            // one fingerprint key for the fleet, so a @Redact @IntentKey intent has one key on every host
+            String kind = config.store().kind().name().toLowerCase(java.util.Locale.ROOT);
+            IntentStoreProviders.find(kind).flatMap(p -> p.fleetKey(config)).ifPresent(fingerprinter::joinFleet);
+        }
         if (decider instanceof AutoCloseable closable) {
             owned.add(closable);
         }

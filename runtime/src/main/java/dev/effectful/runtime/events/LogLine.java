@@ -26,7 +26,7 @@ public final class LogLine implements EventSink {
         // the task id comes from the application (or a remote caller): quoted when it could pose as a field
         AgentLog.info("effectful " + what + " task=" + PrintableText.field(e.task()) + " call=" + PrintableText.field(e.verb())
                 + " kind=" + e.kind() + " intent_key=" + e.intentKey()
-                + (e.attemptId() == null ? "" : " attempt_id=" + e.attemptId()) + " outcome=" + e.outcome()
+                + (e.attemptId() == null ? "" : " attempt_id=" + PrintableText.field(e.attemptId())) + " outcome=" + e.outcome()
                 + " effect_applied=" + e.effectApplied() + " duration_ms="
                 + TimeUnit.NANOSECONDS.toMillis(e.durationNanos()));
     }

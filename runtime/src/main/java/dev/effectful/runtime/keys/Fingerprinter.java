@@ -67,6 +67,13 @@ public final class Fingerprinter {
     /** Whether {@value #ID_FILE} names this secret, so the first key need not write it. */
     private volatile boolean idRecorded;
     private volatile long lastRecheck;
+    /** Whether {@link #keyRefusal} passes by itself (the fleet's key not fetched yet). */
+    private volatile boolean refusalRetryable;
+    /** Fleet mode: where the fleet's one key is kept; null on a host of its own. */
+    private volatile FleetKeySource fleet;
+    /** Whether the fleet's key was fetched and compared with this journal's (whatever the verdict). */
+    private volatile boolean fleetAgreed;
+    private long lastFleetTry;
     /**
      * Made by the first fingerprint, not at start: finding HmacSHA256 walks the JCA provider list
      * (some eighty JDK classes, the crypto policy files), which only a call with a {@code @Redact}
@@ -152,6 +159,9 @@ public final class Fingerprinter {
      * @throws KeySecretException naming the secret's file and the fix
      */
     public String fingerprintForKey(Object value) {
+        if (fleet != null && !fleetAgreed) {
+            awaitFleetKey();
+        }
         String refusal = keyRefusal;
         if (refusal != null) {
             long now = System.nanoTime();
@@ -161,7 +171,7 @@ public final class Fingerprinter {
                 refusal = keyRefusal;
             }
             if (refusal != null) {
-                throw new KeySecretException(refusal);
+                throw new KeySecretException(refusal, refusalRetryable);
             }
         }
         if (!idRecorded && journalDir != null) {
@@ -212,8 +222,109 @@ public final class Fingerprinter {
         }
     }
 
+    /**
+     * Fleet mode: fingerprints with the fleet's one key from now on. When the fleet has none yet,
+     * this journal's secret becomes it. When it differs from this journal's: adopted (written to
+     * {@code secret.key}) if no key of this journal was fingerprinted yet, or if the journal's keys
+     * were made with the fleet's key; otherwise keys that need it are refused, naming both. When the
+     * store cannot be asked, such keys are refused as retryable until it answers.
+     */
+    public synchronized void joinFleet(FleetKeySource source) {
+        // asked on the first key that needs it, not at start: a start never waits for the store
+        fleet = source;
+        fleetAgreed = false;
+    }
+
+    /** Fleet mode, before the first fingerprinted key: the fleet's key, asked for at most every {@value #RECHECK_NANOS} ns. */
+    private void awaitFleetKey() {
+        synchronized (this) {
+            long now = System.nanoTime();
+            if (!fleetAgreed && (lastFleetTry == 0 || now - lastFleetTry > RECHECK_NANOS)) {
+                lastFleetTry = now;
+                agreeWithFleet();
+            }
+        }
+        if (!fleetAgreed) {
+            String why = keyRefusal;
+            throw new KeySecretException(why != null ? why : "the fleet's fingerprint key is not known yet", true);
+        }
+    }
+
+    private synchronized void agreeWithFleet() {
+        byte[] fleetSecret;
+        try {
+            fleetSecret = fleet.agree(key.getEncoded());
+            if (fleetSecret == null || fleetSecret.length != SECRET_BYTES) {
+                throw new IOException("the fleet's fingerprint key in " + fleet.describe() + " is not " + SECRET_BYTES
+                        + " bytes");
+            }
+        } catch (Exception e) {
+            refusalRetryable = true;
+            keyRefusal = "the fleet's fingerprint key could not be read from " + fleet.describe() + " (" + e.getMessage()
+                    + "): a @Redact @IntentKey value cannot be keyed as on the other hosts until it answers";
+            return;
+        }
+        fleetAgreed = true;
+        String fleetId = new Fingerprinter(fleetSecret, null).id();
+        String recorded;
+        try {
+            recorded = journalDir == null ? null : recordedId(journalDir);
+        } catch (IOException e) {
+            recorded = "(unreadable: " + e.getMessage() + ")";
+        }
+        if (recorded == null || recorded.equals(fleetId)) {
+            if (!java.security.MessageDigest.isEqual(fleetSecret, key.getEncoded()) && journalDir != null) {
+                try {
+                    replaceSecret(journalDir, fleetSecret);
+                } catch (IOException e) {
+                    refusalRetryable = false;
+                    keyRefusal = "this host could not store the fleet's fingerprint key in "
+                            + journalDir.resolve(SECRET_FILE) + " (" + e.getMessage() + "); fix the directory's permissions";
+                    return;
+                }
+                dev.effectful.runtime.log.AgentLog.info("effectful fleet mode: this host fingerprints @Redact values with"
+                        + " the fleet's key (" + fleetId + ", kept in " + fleet.describe() + "), now also in "
+                        + journalDir.resolve(SECRET_FILE));
+            }
+            key = new SecretKeySpec(fleetSecret, ALGORITHM);
+            idRecorded = recorded != null;
+            refusalRetryable = false;
+            keyRefusal = null;
+            return;
+        }
+        refusalRetryable = false;
+        keyRefusal = "this host's secret " + (journalDir == null ? "(none)" : journalDir.resolve(SECRET_FILE)) + " ("
+                + id() + ") made this journal's @Redact @IntentKey keys (" + recorded + "), but the fleet's fingerprint"
+                + " key in " + fleet.describe() + " is another (" + fleetId + "): keyed with this host's secret such a"
+                + " call would not be recognised on the other hosts, so it is refused. If this host's earlier intents"
+                + " need not be recognised, stop it and move " + (journalDir == null ? "its journal"
+                : journalDir.resolve(SECRET_FILE) + " and " + journalDir.resolve(ID_FILE)) + " aside: it adopts the fleet's"
+                + " key at its next start";
+        dev.effectful.runtime.log.AgentLog.errorOnce("fleet-key:" + journalDir, "effectful: " + keyRefusal, null);
+    }
+
+    /** The fleet's key as this journal's secret: written beside it, owner-only, then moved over it. */
+    private static void replaceSecret(Path journalDir, byte[] secret) throws IOException {
+        boolean posix = Files.getFileAttributeView(journalDir, PosixFileAttributeView.class) != null;
+        FileAttribute<?>[] attrs = posix
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
+                : new FileAttribute<?>[0];
+        Path temp = Files.createTempFile(journalDir, SECRET_FILE, ".tmp", attrs);
+        try {
+            Files.write(temp, secret);
+            Files.move(temp, journalDir.resolve(SECRET_FILE), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
     /** A person may have restored the file or acknowledged the new secret since the last look. */
     private synchronized void recheck() {
+        if (fleet != null) {
+            agreeWithFleet();
+            return;
+        }
         try {
             Path secretFile = journalDir.resolve(SECRET_FILE);
             byte[] onDisk = read(secretFile);

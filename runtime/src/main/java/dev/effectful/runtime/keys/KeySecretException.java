@@ -8,7 +8,20 @@ package dev.effectful.runtime.keys;
 public final class KeySecretException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final boolean retryable;
+
     public KeySecretException(String message) {
+        this(message, false);
+    }
+
+    /** @param retryable true when waiting helps (the fleet's key could not be fetched yet) */
+    public KeySecretException(String message, boolean retryable) {
         super(message, null, false, false);
+        this.retryable = retryable;
+    }
+
+    /** Whether the refusal passes by itself (retryable) or needs a person (permanent). */
+    public boolean retryable() {
+        return retryable;
     }
 }
