@@ -66,7 +66,9 @@ public final class Fingerprinter {
     private volatile String keyRefusal;
     /** Whether {@value #ID_FILE} names this secret, so the first key need not write it. */
     private volatile boolean idRecorded;
-    private volatile long lastRecheck;
+    private volatile long lastRecheck = System.nanoTime();
+    /** Whether this process made {@code secret.key} because it was missing (said in the refusal). */
+    private volatile boolean madeAtOpen;
     /** Whether {@link #keyRefusal} passes by itself (the fleet's key not fetched yet). */
     private volatile boolean refusalRetryable;
     /** Fleet mode: where the fleet's one key is kept; null on a host of its own. */
@@ -103,7 +105,8 @@ public final class Fingerprinter {
             create(journalDir, secretFile);
         }
         Fingerprinter f = new Fingerprinter(read(secretFile), journalDir);
-        f.checkAgainstRecord(existed);
+        f.madeAtOpen = !existed;
+        f.checkAgainstRecord();
         return f;
     }
 
@@ -187,9 +190,9 @@ public final class Fingerprinter {
 
     /**
      * Compares this secret with the id the journal recorded (and a person's acknowledgement of a new
-     * one). {@code existed}: whether {@code secret.key} was there before this process looked.
+     * one).
      */
-    private synchronized void checkAgainstRecord(boolean existed) throws IOException {
+    private synchronized void checkAgainstRecord() throws IOException {
         String mine = id();
         String recorded = recordedId(journalDir);
         if (recorded == null || recorded.equals(mine)) {
@@ -208,7 +211,7 @@ public final class Fingerprinter {
             return;
         }
         Path secretFile = journalDir.resolve(SECRET_FILE);
-        String refusal = "the journal's secret " + secretFile + (existed ? " is not the one" : " was missing (a new one was made);"
+        String refusal = "the journal's secret " + secretFile + (!madeAtOpen ? " is not the one" : " was missing (a new one was made);"
                 + " it is not the one") + " this journal's intent keys with @Redact values were made with (" + recorded
                 + " in " + journalDir.resolve(ID_FILE) + "), so such a key would silently differ and a done intent could"
                 + " run again: calls whose intent key needs a @Redact value are refused. Restore the original "
@@ -331,7 +334,7 @@ public final class Fingerprinter {
             if (!java.security.MessageDigest.isEqual(onDisk, key.getEncoded())) {
                 key = new SecretKeySpec(onDisk, ALGORITHM);
             }
-            checkAgainstRecord(true);
+            checkAgainstRecord();
         } catch (IOException | RuntimeException e) {
             // still refused, with the reason it had
         }
