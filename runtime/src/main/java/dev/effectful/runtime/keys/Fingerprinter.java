@@ -107,6 +107,11 @@ public final class Fingerprinter {
         Fingerprinter f = new Fingerprinter(read(secretFile), journalDir);
         f.madeAtOpen = !existed;
         f.checkAgainstRecord();
+        if (existed && !f.idRecorded && KeyFormat.holdsEarlierKeys(journalDir)) {
+            // a journal written before the id was recorded: whatever keys it holds were made with
+            // this secret, so its loss from now on is noticed like any other journal's
+            f.recordId();
+        }
         return f;
     }
 
