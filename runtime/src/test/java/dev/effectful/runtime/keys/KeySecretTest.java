@@ -35,6 +35,18 @@ class KeySecretTest {
     }
 
     @Test
+    void aJournalFromBeforeTheRecordGetsItsSecretRecordedAtItsFirstOpen() throws IOException {
+        Fingerprinter earlier = Fingerprinter.forJournal(dir); // as the earlier version made it: no id file
+        assertThat(dir.resolve(Fingerprinter.ID_FILE)).doesNotExist();
+        KeyFormat.markAtOpen(dir, true);
+        Fingerprinter.forJournal(dir);
+        assertThat(Fingerprinter.recordedId(dir)).isEqualTo(earlier.id());
+        Files.delete(dir.resolve("secret.key"));
+        assertThatThrownBy(() -> Fingerprinter.forJournal(dir).fingerprintForKey("tok-1"))
+                .isInstanceOf(KeySecretException.class).hasMessageContaining("was missing");
+    }
+
+    @Test
     void aMissingSecretRefusesKeysNamingTheFileAndTheFixUntilAcknowledged() throws IOException {
         Fingerprinter.forJournal(dir).fingerprintForKey("tok-1");
         Files.delete(dir.resolve("secret.key"));
