@@ -26,12 +26,12 @@ import java.util.concurrent.Callable;
         versionProvider = JournalCli.Version.class,
         description = "Read an Effectful journal: what happened, what is unresolved, and record a person's verdict.",
         subcommands = {TasksCommand.class, ShowCommand.class, UnresolvedCommand.class, TailCommand.class,
-                ExportCommand.class, ResolveCommand.class, VerifyCommand.class},
+                ExportCommand.class, ResolveCommand.class, VerifyCommand.class, SecretCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  0  done; nothing needs a person",
-                "  1  verify found something a person must look at; or part of the journal",
-                "     could not be read",
+                "  1  verify found something a person must look at; secret found secret.key",
+                "     is not the journal's; or part of the journal could not be read",
                 "  2  usage error, or DIR is missing or not a journal",
                 "  3  unresolved intents exist (unresolved)",
                 "  4  resolve refused: the intent is not unresolved, or the running writer",
@@ -139,7 +139,7 @@ public final class JournalCli implements Callable<Integer> {
         cl.setExecutionExceptionHandler((e, c, p) -> {
             out.flush();
             if (e instanceof CliException ce) {
-                err.println("effectful journal: " + ce.getMessage());
+                err.println("effectful journal: " + dev.effectful.runtime.log.PrintableText.escape(ce.getMessage()));
                 return ce.exitCode();
             }
             if (causedBy(e, OutOfMemoryError.class)) {
@@ -194,7 +194,8 @@ public final class JournalCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        err.println("effectful journal: a command is required: tasks, show, unresolved, tail, export, resolve, verify"
+        err.println("effectful journal: a command is required: tasks, show, unresolved, tail, export, resolve, verify,"
+                + " secret"
                 + " (try: journal --help)");
         return USAGE;
     }

@@ -289,7 +289,7 @@ final class ResolveCommand implements Callable<Integer> {
             cli.out.println(Json.record(resolution, cli.zone));
             return;
         }
-        cli.out.println("resolved " + key + " (task " + t.from().task() + ", " + t.from().call() + ", was "
+        cli.out.println("resolved " + key + " (task " + Table.clean(t.from().task()) + ", " + Table.clean(t.from().call()) + ", was "
                 + t.intent().state().word + "): effect applied " + applied.name()
                 + (writerPid == null ? "" : "; recorded by the running writer (pid " + writerPid + ")"));
         if (applied == Applied.no) {

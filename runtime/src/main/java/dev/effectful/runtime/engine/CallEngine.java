@@ -74,6 +74,9 @@ public final class CallEngine implements AutoCloseable {
         BatchProtocol batches = new BatchProtocol(steps);
         this.admission = new Admission(argsRenderer, store, inFlight, batches, resolutions, hint, execution, replays,
                 refusals, records);
+        if (local && dev.effectful.runtime.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
+            admission.journalHoldsEarlierKeys();
+        }
         this.conclusion = new Conclusion(steps, results, replays, resolutions, batches);
         owned.own(execution.interrupter());
         if (resolutions != null) {

@@ -72,7 +72,7 @@ public record RecordDamage(String where, long index, boolean attributed, String 
                     + " it was never acted on, and the intents it may belong to are those left without an outcome";
         }
         String whose = attributed
-                ? type + " record of task " + (task == null ? "(none)" : task) + (key == null ? "" : ", intent " + key)
+                ? type + " record of task " + (task == null ? "(none)" : dev.effectful.runtime.log.PrintableText.field(task)) + (key == null ? "" : ", intent " + key)
                 : "a record whose task cannot be read";
         return "damaged record at " + where + " (" + (index >= 0 ? "index " + Long.toHexString(index) + ", " : "")
                 + "id " + id() + "): " + whose

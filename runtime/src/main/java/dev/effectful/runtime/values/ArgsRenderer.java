@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.effectful.runtime.json.CanonicalJson;
 import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.json.JsonText;
+import dev.effectful.runtime.json.BeanKeyViews;
 import dev.effectful.runtime.keys.Fingerprinter;
+import dev.effectful.runtime.keys.KeySecretException;
 import dev.effectful.runtime.json.NotCanonicalException;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -201,6 +203,10 @@ public final class ArgsRenderer {
                 continue;
             }
             any = true;
+            if (spec.intentKey() && values[i] != null && !JsonText.isSimple(values[i])) {
+                // a bean is keyed through Jackson anyway; ids and numbers never load the check
+                BeanKeyViews.check(values[i], nameOf(spec, i));
+            }
             Object value = keyedValue(values[i], spec, i);
             if (value != values[i]) {
                 if (keyed == values) {
@@ -259,7 +265,9 @@ public final class ArgsRenderer {
             // A non-canonical secret would be fingerprinted through toString(): fine for the
             // journal, but an identity-based toString would key every call differently.
             CanonicalJson.of(value);
-            return fingerprinter.fingerprint(value);
+            return fingerprinter.fingerprintForKey(value);
+        } catch (KeySecretException e) {
+            throw e; // names the secret's file and the fix, never the value
         } catch (NotCanonicalException | RuntimeException e) {
             // No cause and no detail: the message could quote the secret.
             throw new NotCanonicalException(role(spec) + " parameter '" + nameOf(spec, index) + "' (@Redact, "
