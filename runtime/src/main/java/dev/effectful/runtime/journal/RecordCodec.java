@@ -528,13 +528,9 @@ public final class RecordCodec {
         return AttemptIds.isOf(r.attemptId(), r.task(), r.intentKey(), r.attempt());
     }
 
-    /**
-     * A dedup record says a repeat was answered without running; which process and thread answered
-     * it is not worth its bytes on the hottest record there is. A key_sent is written by the thread of
-     * its attempt's intent record, which names both.
-     */
+    /** The record's type says whether it names its writer ({@link RecordType#omitsWriter}). */
     static boolean omitsWriter(JournalRecord r) {
-        return r.type() == RecordType.DEDUP || r.type() == RecordType.KEY_SENT;
+        return r.type().omitsWriter();
     }
 
     /**

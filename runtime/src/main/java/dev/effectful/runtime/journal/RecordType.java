@@ -9,38 +9,49 @@ import java.util.Locale;
  */
 public enum RecordType {
     /** Written before a body runs: the intent to act. */
-    INTENT(true, true, true, null),
+    INTENT(true, true, true, false, null),
     /** Written after a body returned or threw. */
-    OUTCOME(true, true, true, null),
+    OUTCOME(true, true, true, false, null),
     /** A probe looked for the effect of an earlier attempt: found, absent or failed. */
-    PROBE(true, true, true, null),
-    /** A repeat of a known-ok intent was answered from the journal; no body ran. */
-    DEDUP(false, false, false, null),
+    PROBE(true, true, true, false, null),
+    /**
+     * A repeat of a known-ok intent was answered from the journal; no body ran. Which process and thread
+     * answered it is not worth its bytes on the hottest record there is.
+     */
+    DEDUP(false, false, false, true, null),
     /** A person's verdict on an unknown intent (CLI {@code resolve}). */
-    RESOLUTION(true, true, true, null),
+    RESOLUTION(true, true, true, false, null),
     /** A call was refused without running (held unknown, Retry-After not passed). */
-    REFUSED(false, false, false, null),
+    REFUSED(false, false, false, false, null),
     /**
      * A covered HTTP client (JDK {@code HttpClient}, {@code HttpURLConnection}, OkHttp) put the attempt's
      * key on a request, in the header {@code header} names; written before the request left. It leaves the
      * phase as it is and marks that attempt as one a re-run may repeat with the same key: the service saw
      * the key and deduplicates on it. Alone (its intent forgotten) it is no intent. It stays on the host
-     * that wrote it: a shared store never hears of it, so another host probes or holds the intent.
+     * that wrote it: a shared store never hears of it, so another host probes or holds the intent. It is
+     * written by the thread of its attempt's intent record, which names the process and thread.
      */
-    KEY_SENT(false, true, false, "the intent key went out in header ");
+    KEY_SENT(false, true, false, true, "the intent key went out in header ");
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
     private final boolean startsIntent;
     private final boolean movesState;
     private final boolean sharedWithFleet;
+    private final boolean omitsWriter;
     private final String note;
 
-    RecordType(boolean startsIntent, boolean movesState, boolean sharedWithFleet, String note) {
+    RecordType(boolean startsIntent, boolean movesState, boolean sharedWithFleet, boolean omitsWriter, String note) {
         this.startsIntent = startsIntent;
         this.movesState = movesState;
         this.sharedWithFleet = sharedWithFleet;
+        this.omitsWriter = omitsWriter;
         this.note = note;
+    }
+
+    /** Whether a record of this type is written without the writing process's pid and thread. */
+    public boolean omitsWriter() {
+        return omitsWriter;
     }
 
     /**

@@ -29,7 +29,7 @@ class JournalWordsTest {
                     JournalRecord r = JournalRecord.of(type).task("t").call("c").kind(k).intentKey("ab".repeat(32))
                             .outcome(o).effectApplied(e).probe(p)
                             // a dedup record does not carry who wrote it (RecordCodec.omitsWriter)
-                            .pid(type == RecordType.DEDUP ? 0 : 4242).thread(type == RecordType.DEDUP ? null : "main")
+                            .pid(type.omitsWriter() ? 0 : 4242).thread(type.omitsWriter() ? null : "main")
                             .build();
                     Wire w = WireType.BINARY_LIGHT.apply(Bytes.allocateElasticOnHeap());
                     RecordCodec.write(r, w);
