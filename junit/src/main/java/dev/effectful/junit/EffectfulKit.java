@@ -59,6 +59,7 @@ public final class EffectfulKit implements AfterEachCallback {
         try {
             FakeHttpService s = new FakeHttpService(handler, keys);
             open.add(s);
+            keys.serviceOpened();
             return s;
         } catch (IOException e) {
             throw new UncheckedIOException("effectful kit: cannot open a loopback port", e);

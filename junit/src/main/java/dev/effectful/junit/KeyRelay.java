@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class KeyRelay {
 
-    /** An effect request as the service saw it: its key header's value, and whether the application set it. */
+    /** An effect request as the service saw it: its key header's value, and whether the application set another. */
     record Sent(String method, String path, String header, String key, boolean setByApplication) {
     }
 
@@ -44,27 +44,36 @@ final class KeyRelay {
         }
 
         /**
-         * Tells the engine what a covered client would have told it: the key went out (so a re-run after
-         * an unknown outcome may count on it), or the application's own value did. Runs on the body's
-         * thread while the attempt is still current.
+         * Tells the engine that the application kept a value of its own (the warning a covered client's
+         * advice would give). Runs on the body's thread while the attempt is still current.
          */
         @Override
         public void close() {
             relay.open.remove(this);
             if (kept != null) {
                 KeyHeaders.applicationKept(kept);
-            } else if (carried) {
-                KeyHeaders.forRequest();
             }
         }
     }
 
     private final Set<Carrier> open = ConcurrentHashMap.newKeySet();
     private final List<Sent> seen = new CopyOnWriteArrayList<>();
+    private volatile boolean services;
 
-    /** The key of the body about to run on this thread, or null when the tool sends none. */
+    /** The kit opened a loopback HTTP service: from now on its requests can carry keys. */
+    void serviceOpened() {
+        services = true;
+    }
+
+    /**
+     * The key of the body about to run on this thread, or null when the tool sends none (no key header, a
+     * batch, or no HTTP service of the kit to put it on). The engine journals the key as sent ({@code key_sent})
+     * here, before the body: the agent journals it before a covered client's request leaves, which the kit
+     * cannot see from the body's thread, and a simulated crash after the effect must find it on record. A
+     * body that then sends nothing re-runs with the same key after an unknown, which sends nothing twice.
+     */
     Carrier open(EffectfulTool spec, boolean batch) {
-        if (spec.keyHeader().isEmpty() || batch) {
+        if (spec.keyHeader().isEmpty() || batch || !services) {
             return null;
         }
         Attempt attempt = Attempt.current().orElse(null);
@@ -73,6 +82,9 @@ final class KeyRelay {
         }
         Carrier c = new Carrier(this, spec.keyHeader(), attempt.requestKey());
         open.add(c);
+        if (KeyHeaders.forRequest() != null) {
+            KeyHeaders.sent(c.key);
+        }
         return c;
     }
 
@@ -84,9 +96,12 @@ final class KeyRelay {
         }
         String own = req.header(only.header).orElse(null);
         if (own != null) {
-            only.kept = own;
+            boolean other = !own.equals(only.key);
+            if (other) {
+                only.kept = own;
+            }
             if (effect) {
-                seen.add(new Sent(req.method(), req.path(), only.header, own, true));
+                seen.add(new Sent(req.method(), req.path(), only.header, own, other));
             }
             return req;
         }

@@ -410,6 +410,14 @@ public final class ToolCheck<T> {
                     : "the retry ran the body again: add probe = \"...\" to look the effect up before a second attempt";
             return Verdict.fail(Check.KILL_MID_CALL, tool, happened, change);
         }
+        if (!spec.keyable() && keyed.stream().anyMatch(KeyRelay.Sent::setByApplication)) {
+            // the kit journaled the key as sent; the agent would not have, for a value that is not the key
+            return Verdict.fail(Check.KILL_MID_CALL, tool, happened, "the requests carried " + spec.keyHeader()
+                    + " values the application set, not the intent key, so under the agent nothing records a key"
+                    + " going out and an unknown outcome is held for a person: set the header to"
+                    + " Attempt.current().orElseThrow().requestKey() (Stripe: RequestOptions.setIdempotencyKey), or"
+                    + " leave it unset so the agent sets it");
+        }
         if (after.ok() && total == 1) {
             return Verdict.pass(Check.KILL_MID_CALL, tool, happened);
         }
