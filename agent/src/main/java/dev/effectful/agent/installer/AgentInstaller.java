@@ -2,6 +2,7 @@ package dev.effectful.agent.installer;
 
 import dev.effectful.agent.bridge.Bridge;
 import dev.effectful.agent.bridge.Frameworks;
+import dev.effectful.agent.bridge.LoadingHooks;
 import dev.effectful.agent.integration.FrameworkTasks;
 import dev.effectful.agent.integration.Instrumentations;
 import dev.effectful.runtime.config.EffectfulConfig;
@@ -48,15 +49,19 @@ public final class AgentInstaller {
         Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask()));
         ClassLoader own = AgentInstaller.class.getClassLoader();
         Instrumentations libraries = Instrumentations.load(own);
-        inst.addTransformer(new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries), true);
-        List<Class<?>> early = LoadedClasses.toRewrite(inst, own, attached, libraries);
+        WeavingTransformer transformer = new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries);
+        LoadingHooks.install(new LoadingGuards(own, transformer));
+        inst.addTransformer(transformer, true);
+        // at premain too: another -javaagent before this one, or a JDK 24+ AOT cache, may have loaded tool classes
+        List<Class<?>> early = LoadedClasses.toRewrite(inst, own, libraries);
         for (Class<?> c : early) {
             try {
                 inst.retransformClasses(c);
             } catch (Throwable t) {
                 AgentLog.errorOnce("retransform:" + c.getName(), "effectful could not rewrite the already loaded "
                         + c.getName() + "; " + (c.getClassLoader() == null ? "the task context does not follow work"
-                        + " through it (use Task.wrap)" + OpenTelemetryAgent.hint() : "its tools run unguarded"), t);
+                        + " through it (use Task.wrap)" + OpenTelemetryAgent.hint() : "its tools run UNGUARDED: put"
+                        + " -javaagent:effectful-agent.jar before any other agent on the command line"), t);
             }
         }
         Weavers.warmUpInBackground();

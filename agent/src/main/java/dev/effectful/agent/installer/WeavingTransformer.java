@@ -50,6 +50,9 @@ final class WeavingTransformer implements ClassFileTransformer {
             return instrumentLibrary(module, loader, name, bytes);
         }
         if (loader == null) {
+            if (JdkHooks.rewrites(name)) {
+                return hookJdk(name, bytes);
+            }
             return ContextPropagation.isExecutor(name) ? carryTask(name, bytes) : null;
         }
         if (AnnotationPrefilter.mayHoldTool(bytes)) {
@@ -179,6 +182,17 @@ final class WeavingTransformer implements ClassFileTransformer {
             String library = libraries.of(name).map(i -> i.library()).orElse("a library");
             AgentLog.errorOnce("instrument:" + name, "effectful could not instrument " + name.replace('/', '.') + " ("
                     + library + "); tasks and intent keys do not travel through it (use Task.open around the call)", t);
+            return null;
+        }
+    }
+
+    private static byte[] hookJdk(String name, byte[] bytes) {
+        try {
+            return JdkHooks.weave(name, bytes);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("jdk-hook:" + name, "effectful could not rewrite " + name.replace('/', '.')
+                    + "; lambdas, method references and hidden classes that implement or declare an @EffectfulTool"
+                    + " run UNGUARDED: implement such tools with ordinary classes", t);
             return null;
         }
     }
