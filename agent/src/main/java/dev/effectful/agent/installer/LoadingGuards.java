@@ -38,14 +38,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LoadingGuards implements LoadingGuard {
 
-    private static final MethodHandle PROXY;
+    /** Made at the first tool lambda, not in premain: a method handle's first lookup spins JDK classes. */
+    private static final class Proxies {
+        static final MethodHandle PROXY;
 
-    static {
-        try {
-            PROXY = MethodHandles.lookup().findStatic(LoadingGuards.class, "proxy",
-                    MethodType.methodType(Object.class, Spec.class, Object.class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+        static {
+            try {
+                PROXY = MethodHandles.lookup().findStatic(LoadingGuards.class, "proxy",
+                        MethodType.methodType(Object.class, Spec.class, Object.class));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
     }
 
@@ -73,7 +76,7 @@ final class LoadingGuards implements LoadingGuard {
                 return site;
             }
             MethodHandle guarded = MethodHandles.filterReturnValue(site.getTarget(),
-                    PROXY.bindTo(new Spec(type, caller)).asType(MethodType.methodType(type, type)));
+                    Proxies.PROXY.bindTo(new Spec(type, caller)).asType(MethodType.methodType(type, type)));
             if (factoryType.parameterCount() == 0) {
                 // a lambda that captures nothing stays one instance, as the JDK makes it
                 guarded = MethodHandles.constant(type, guarded.invoke());
@@ -127,7 +130,7 @@ final class LoadingGuards implements LoadingGuard {
         return false;
     }
 
-    /** Called through {@link #PROXY}: one proxy per lambda instance. */
+    /** Called through {@link Proxies#PROXY}: one proxy per lambda instance. */
     private static Object proxy(Spec spec, Object lambda) {
         if (lambda == null) {
             return null;
