@@ -49,11 +49,22 @@ public final class AgentInstaller {
         Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask()));
         ClassLoader own = AgentInstaller.class.getClassLoader();
         Instrumentations libraries = Instrumentations.load(own);
-        WeavingTransformer transformer = new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries);
+        JdkHookInstall hooks = new JdkHookInstall(inst, own);
+        WeavingTransformer transformer = new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries, hooks);
         LoadingHooks.install(new LoadingGuards(own, transformer));
         inst.addTransformer(transformer, true);
         // at premain too: another -javaagent before this one, or a JDK 24+ AOT cache, may have loaded tool classes
         List<Class<?>> early = LoadedClasses.toRewrite(inst, own, libraries);
+        boolean toolsLoadedEarly = false;
+        for (Class<?> c : early) {
+            toolsLoadedEarly |= c.getClassLoader() != null;
+        }
+        if (toolsLoadedEarly) {
+            // their interfaces never passed the transformer, so no class load waits for the hooks: in before any lambda
+            hooks.installNow();
+        } else {
+            hooks.startInBackground();
+        }
         for (Class<?> c : early) {
             try {
                 inst.retransformClasses(c);

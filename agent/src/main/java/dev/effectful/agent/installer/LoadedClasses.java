@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Classes loaded before the transformer was registered that it would have rewritten: JDK executors
- * and the JDK's lambda and hidden-class factories the JVM loaded early ({@link JdkHooks}); classes of
+ * the JVM loaded early; classes of
  * the instrumented libraries already loaded (the JDK's own HTTP client may be, by the application's
  * start-up code or an attach); and every loaded application class that declares a tool or implements
  * one declared by a supertype (proxies included). That last set is empty at an ordinary premain, but
@@ -37,7 +37,8 @@ final class LoadedClasses {
             if (libraries.rewrites(internal)) {
                 wanted = true;
             } else if (loader == null) {
-                wanted = ContextPropagation.isExecutor(internal) || JdkHooks.rewrites(internal);
+                // the JDK's lambda and hidden-class factories are JdkHookInstall's
+                wanted = ContextPropagation.isExecutor(internal);
             } else if (loader == platform || isAgentBootstrap(c)) {
                 continue;
             } else {
@@ -52,6 +53,21 @@ final class LoadedClasses {
             }
         }
         return out;
+    }
+
+    /**
+     * Hidden classes (lambdas included) that declare or implement a tool and were defined before the
+     * JDK's factories were hooked: nothing can rewrite them any more, so each is named in one loud line.
+     */
+    static void unguardableHiddenClasses(Instrumentation inst, ClassLoader agentLoader) {
+        ClassLoader platform = ClassLoader.getPlatformClassLoader();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            ClassLoader loader = c.getClassLoader();
+            if (c.isHidden() && loader != null && loader != agentLoader && loader != platform && !isAgentBootstrap(c)
+                    && (declaresTool(c) || inheritsTool(c))) {
+                unguardable(c);
+            }
+        }
     }
 
     /** The agent's own premain classes, in the system loader beside the application's. */

@@ -30,9 +30,16 @@ final class WeavingTransformer implements ClassFileTransformer {
     private final ToolSupertypes supertypes;
     private final Instrumentations libraries;
     private final FirstLoadWoven firstLoadWoven = new FirstLoadWoven();
+    private final JdkHookInstall hooks;
 
     WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
                        Instrumentations libraries) {
+        this(agentLoader, starter, inst, supertypes, libraries, null);
+    }
+
+    WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
+                       Instrumentations libraries, JdkHookInstall hooks) {
+        this.hooks = hooks;
         this.agentLoader = agentLoader;
         this.starter = starter;
         this.inst = inst;
@@ -59,6 +66,10 @@ final class WeavingTransformer implements ClassFileTransformer {
             // the application has tools: open the journal while this class is woven, not after (the
             // first weaving may wait for Byte Buddy, the start for Chronicle: both are on the first call's path)
             startEarly(loader);
+            if (hooks != null) {
+                // an annotated interface is loaded before any lambda of it is linked: the lambda hook must be in first
+                hooks.awaitInstalled();
+            }
             // remembered before its implementations load, even when it has nothing to rewrite (an interface)
             supertypes.sawToolType(loader, name, bytes);
             return guardTools(module, loader, name, redefined, bytes, true);
