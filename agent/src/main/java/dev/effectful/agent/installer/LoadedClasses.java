@@ -21,6 +21,9 @@ import java.util.List;
  */
 final class LoadedClasses {
 
+    /** The unguardable classes already named: premain and the end of the JDK hooks' install both look. */
+    private static final java.util.Set<String> NAMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private LoadedClasses() {
     }
 
@@ -81,6 +84,9 @@ final class LoadedClasses {
      * line is the one thing that stops its calls from running unguarded in silence.
      */
     private static void unguardable(Class<?> c) {
+        if (!NAMED.add(c.getName() + "@" + System.identityHashCode(c.getClassLoader()))) {
+            return;
+        }
         System.err.println("effectful ERROR: " + c.getName() + " declares or implements an @EffectfulTool but was loaded"
                 + " before the agent as a class the JVM cannot rewrite (a hidden class); its tools run UNGUARDED: define it"
                 + " after the agent starts (put -javaagent:effectful-agent.jar first), or as an ordinary class");

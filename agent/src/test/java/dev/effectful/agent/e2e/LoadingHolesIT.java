@@ -182,6 +182,19 @@ class LoadingHolesIT {
 
     @ParameterizedTest
     @MethodSource("jdks")
+    void aHiddenToolClassAnEarlierAgentDefinedIsNamedInOneLoudLine(Jdk jdk) throws Exception {
+        ForkedApp app = app(jdk, tmp.resolve("journal")).withoutAgent()
+                .jvmArg("-javaagent:" + earlierAgentJar + "=hidden")
+                .jvmArg("-javaagent:" + ForkedApp.AGENT_JAR)
+                .main(LoadingApp.class, "send").run(tmp.resolve("out"), Duration.ofSeconds(120));
+        assertThat(app.stderr().lines().filter(l -> l.startsWith("effectful ERROR: ")))
+                .as("nothing can rewrite it: said once, with the fix").singleElement().asString()
+                .contains("HiddenMailer").contains("run UNGUARDED").contains("put -javaagent:effectful-agent.jar first");
+        sentOnce(app, tmp.resolve("journal"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
     void lambdasMethodReferencesAndHiddenClassesAreGuarded(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         ForkedApp app = app(jdk, journal).main(LoadingApp.class, "lambdas").run(tmp.resolve("out"), Duration.ofSeconds(120));
