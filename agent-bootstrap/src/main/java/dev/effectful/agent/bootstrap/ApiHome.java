@@ -21,7 +21,13 @@ import java.util.jar.JarFile;
  * <ul>
  *   <li>the application runs as named modules and {@code effectful-annotations} is the module
  *       {@code dev.effectful} of the boot layer: the package belongs to that module's loader;</li>
- *   <li>the agent is attached to a running JVM that has already loaded API classes.</li>
+ *   <li>API classes are already loaded in an application loader: the agent is attached to a running
+ *       JVM, another {@code -javaagent} before this one loaded them, or a JDK 24+ AOT cache loaded
+ *       them with the application's classes before any agent ran;</li>
+ *   <li>a CDS archive ({@code -XX:SharedArchiveFile}, {@code -XX:AOTCache}) dumped without the agent
+ *       holds API classes for the application loader: that loader's {@code findLoadedClass} takes
+ *       them from the archive before it ever delegates to the bootstrap loader, so its copy would
+ *       shadow the agent's and {@code Task.open} would be invisible to the runtime.</li>
  * </ul>
  */
 final class ApiHome {
@@ -34,9 +40,18 @@ final class ApiHome {
     /** The application loader that owns the API, or null for the bootstrap copy. */
     static ClassLoader find(Instrumentation inst, boolean attached) {
         ClassLoader module = ModuleLayer.boot().findModule(API_PACKAGE).map(Module::getClassLoader).orElse(null);
-        if (module != null || !attached) {
+        if (module != null) {
             return module;
         }
+        ClassLoader loaded = loadedCopy(inst);
+        if (loaded != null || attached) {
+            return loaded;
+        }
+        return ArchivedApi.inUse(inst) ? ArchivedApi.home(inst) : null;
+    }
+
+    /** The loader of API classes loaded before this agent ran, the system loader first. */
+    private static ClassLoader loadedCopy(Instrumentation inst) {
         ClassLoader found = null;
         for (Class<?> c : inst.getAllLoadedClasses()) {
             ClassLoader l = c.getClassLoader();
@@ -70,7 +85,7 @@ final class ApiHome {
         }
     }
 
-    private static List<String> apiClassNames(File agentJar) throws IOException {
+    static List<String> apiClassNames(File agentJar) throws IOException {
         List<String> names = new ArrayList<>();
         try (JarFile jar = new JarFile(agentJar, false)) {
             Enumeration<JarEntry> entries = jar.entries();

@@ -2,6 +2,7 @@ package dev.effectful.agent.installer;
 
 import dev.effectful.agent.bridge.Bridge;
 import dev.effectful.agent.bridge.Frameworks;
+import dev.effectful.agent.bridge.LoadingHooks;
 import dev.effectful.agent.integration.FrameworkTasks;
 import dev.effectful.agent.integration.Instrumentations;
 import dev.effectful.runtime.config.EffectfulConfig;
@@ -48,15 +49,30 @@ public final class AgentInstaller {
         Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask()));
         ClassLoader own = AgentInstaller.class.getClassLoader();
         Instrumentations libraries = Instrumentations.load(own);
-        inst.addTransformer(new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries), true);
-        List<Class<?>> early = LoadedClasses.toRewrite(inst, own, attached, libraries);
+        JdkHookInstall hooks = new JdkHookInstall(inst, own);
+        WeavingTransformer transformer = new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries, hooks);
+        LoadingHooks.install(new LoadingGuards(own, transformer));
+        inst.addTransformer(transformer, true);
+        // at premain too: another -javaagent before this one, or a JDK 24+ AOT cache, may have loaded tool classes
+        List<Class<?>> early = LoadedClasses.toRewrite(inst, own, libraries);
+        boolean toolsLoadedEarly = false;
+        for (Class<?> c : early) {
+            toolsLoadedEarly |= c.getClassLoader() != null;
+        }
+        if (toolsLoadedEarly) {
+            // their interfaces never passed the transformer, so no class load waits for the hooks: in before any lambda
+            hooks.installNow();
+        } else {
+            hooks.startInBackground();
+        }
         for (Class<?> c : early) {
             try {
                 inst.retransformClasses(c);
             } catch (Throwable t) {
                 AgentLog.errorOnce("retransform:" + c.getName(), "effectful could not rewrite the already loaded "
                         + c.getName() + "; " + (c.getClassLoader() == null ? "the task context does not follow work"
-                        + " through it (use Task.wrap)" + OpenTelemetryAgent.hint() : "its tools run unguarded"), t);
+                        + " through it (use Task.wrap)" + OpenTelemetryAgent.hint() : "its tools run UNGUARDED: put"
+                        + " -javaagent:effectful-agent.jar before any other agent on the command line"), t);
             }
         }
         Weavers.warmUpInBackground();

@@ -47,6 +47,14 @@ final class EngineDispatcher implements Dispatcher {
         try {
             return enterOrRefuse(type, methodAndDescriptor, self, args);
         } catch (Throwable t) {
+            ForeignApi foreign = ForeignApi.of(type).orElse(null);
+            if (foreign != null) {
+                // no retry can fix a second copy of the API: permanent, naming the jar and the fix
+                JournalProblem problem = foreign.problem(type);
+                AgentLog.errorOnce("foreign-api:" + foreign.loader(), problem.message(), null);
+                return ForeignApi.isRead(type, methodAndDescriptor) ? null : new Refusal(problem.refusal(),
+                        methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
+            }
             // the advice would swallow this and run the body unguarded: an effectful call must not
             AgentLog.errorOnce("dispatch", "effectful failed before a call: " + t, t);
             return isRead(type, methodAndDescriptor) ? null : new Refusal(new JournalProblem(JournalProblem.Cause.OTHER,

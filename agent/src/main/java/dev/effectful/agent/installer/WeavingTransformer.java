@@ -30,9 +30,16 @@ final class WeavingTransformer implements ClassFileTransformer {
     private final ToolSupertypes supertypes;
     private final Instrumentations libraries;
     private final FirstLoadWoven firstLoadWoven = new FirstLoadWoven();
+    private final JdkHookInstall hooks;
 
     WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
                        Instrumentations libraries) {
+        this(agentLoader, starter, inst, supertypes, libraries, null);
+    }
+
+    WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
+                       Instrumentations libraries, JdkHookInstall hooks) {
+        this.hooks = hooks;
         this.agentLoader = agentLoader;
         this.starter = starter;
         this.inst = inst;
@@ -50,12 +57,19 @@ final class WeavingTransformer implements ClassFileTransformer {
             return instrumentLibrary(module, loader, name, bytes);
         }
         if (loader == null) {
+            if (JdkHooks.rewrites(name)) {
+                return hookJdk(name, bytes);
+            }
             return ContextPropagation.isExecutor(name) ? carryTask(name, bytes) : null;
         }
         if (AnnotationPrefilter.mayHoldTool(bytes)) {
             // the application has tools: open the journal while this class is woven, not after (the
             // first weaving may wait for Byte Buddy, the start for Chronicle: both are on the first call's path)
             startEarly(loader);
+            if (hooks != null) {
+                // an annotated interface is loaded before any lambda of it is linked: the lambda hook must be in first
+                hooks.awaitInstalled();
+            }
             // remembered before its implementations load, even when it has nothing to rewrite (an interface)
             supertypes.sawToolType(loader, name, bytes);
             return guardTools(module, loader, name, redefined, bytes, true);
@@ -179,6 +193,17 @@ final class WeavingTransformer implements ClassFileTransformer {
             String library = libraries.of(name).map(i -> i.library()).orElse("a library");
             AgentLog.errorOnce("instrument:" + name, "effectful could not instrument " + name.replace('/', '.') + " ("
                     + library + "); tasks and intent keys do not travel through it (use Task.open around the call)", t);
+            return null;
+        }
+    }
+
+    private static byte[] hookJdk(String name, byte[] bytes) {
+        try {
+            return JdkHooks.weave(name, bytes);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("jdk-hook:" + name, "effectful could not rewrite " + name.replace('/', '.')
+                    + "; lambdas, method references and hidden classes that implement or declare an @EffectfulTool"
+                    + " run UNGUARDED: implement such tools with ordinary classes", t);
             return null;
         }
     }

@@ -1,0 +1,115 @@
+package dev.effectful.agent.installer;
+
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+/**
+ * Puts the calls to {@code bridge.LoadingHooks} into the two JDK methods that make classes no
+ * {@code ClassFileTransformer} ever sees: {@code LambdaMetafactory.metafactory}/{@code altMetafactory}
+ * (lambdas and method references: the call site is handed to the hook before it is returned) and
+ * {@code MethodHandles.Lookup.defineHiddenClass}/{@code defineHiddenClassWithClassData} (the class
+ * file is handed to the hook before it is defined). Byte Buddy's bundled ASM core only, like the
+ * executor weaver: no member is added and no branch, so the same bytes serve a first load and a
+ * retransformation, and every stack map frame of the method stays as it was (the inserted code is
+ * straight-line and leaves the stack as it found it); only the maximum stack grows.
+ *
+ * <pre>
+ * metafactory:        ...; CallSite cs; return LoadingHooks.lambda(cs, caller, interfaceMethodName, factoryType);
+ * defineHiddenClass:  bytes = LoadingHooks.hiddenClass(this, bytes); ...original code
+ * </pre>
+ */
+final class JdkHooks {
+
+    static final String METAFACTORY = "java/lang/invoke/LambdaMetafactory";
+    static final String LOOKUP = "java/lang/invoke/MethodHandles$Lookup";
+    private static final String HOOKS = "dev/effectful/agent/bridge/LoadingHooks";
+    private static final String LAMBDA_HOOK = "(Ljava/lang/invoke/CallSite;Ljava/lang/invoke/MethodHandles$Lookup;"
+            + "Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/CallSite;";
+    private static final String HIDDEN_HOOK = "(Ljava/lang/invoke/MethodHandles$Lookup;[B)[B";
+    private static final int API = Opcodes.ASM9;
+
+    private JdkHooks() {
+    }
+
+    /** True for the two JDK classes this rewrites. */
+    static boolean rewrites(String internalName) {
+        return METAFACTORY.equals(internalName) || LOOKUP.equals(internalName);
+    }
+
+    /** The class rewritten, or null when it has none of the methods (a JDK this does not know). */
+    static byte[] weave(String internalName, byte[] bytes) {
+        ClassReader reader = new ClassReader(bytes);
+        ClassWriter writer = new ClassWriter(reader, 0);
+        boolean[] touched = {false};
+        boolean metafactory = METAFACTORY.equals(internalName);
+        reader.accept(new ClassVisitor(API, writer) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                if (metafactory && (access & Opcodes.ACC_STATIC) != 0
+                        && (name.equals("metafactory") || name.equals("altMetafactory"))
+                        && descriptor.startsWith("(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;")
+                        && descriptor.endsWith(")Ljava/lang/invoke/CallSite;")) {
+                    touched[0] = true;
+                    return new ReturnedCallSite(mv);
+                }
+                if (!metafactory && (access & Opcodes.ACC_STATIC) == 0
+                        && (name.equals("defineHiddenClass") || name.equals("defineHiddenClassWithClassData"))
+                        && descriptor.startsWith("([B")) {
+                    touched[0] = true;
+                    return new HiddenClassBytes(mv);
+                }
+                return mv;
+            }
+        }, 0);
+        return touched[0] ? writer.toByteArray() : null;
+    }
+
+    /** Before each {@code areturn} of a metafactory: the call site through the hook (arguments 0, 1, 2). */
+    private static final class ReturnedCallSite extends MethodVisitor {
+        ReturnedCallSite(MethodVisitor mv) {
+            super(API, mv);
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            if (opcode == Opcodes.ARETURN) {
+                super.visitVarInsn(Opcodes.ALOAD, 0);
+                super.visitVarInsn(Opcodes.ALOAD, 1);
+                super.visitVarInsn(Opcodes.ALOAD, 2);
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "lambda", LAMBDA_HOOK, false);
+            }
+            super.visitInsn(opcode);
+        }
+
+        @Override
+        public void visitMaxs(int maxStack, int maxLocals) {
+            // the returned call site is on the stack under the three arguments
+            super.visitMaxs(Math.max(maxStack, 1) + 3, maxLocals);
+        }
+    }
+
+    /** At the entry of defineHiddenClass: {@code bytes = LoadingHooks.hiddenClass(this, bytes)}. */
+    private static final class HiddenClassBytes extends MethodVisitor {
+        HiddenClassBytes(MethodVisitor mv) {
+            super(API, mv);
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            super.visitVarInsn(Opcodes.ALOAD, 0);
+            super.visitVarInsn(Opcodes.ALOAD, 1);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "hiddenClass", HIDDEN_HOOK, false);
+            super.visitVarInsn(Opcodes.ASTORE, 1);
+        }
+
+        @Override
+        public void visitMaxs(int maxStack, int maxLocals) {
+            super.visitMaxs(Math.max(maxStack, 2), maxLocals);
+        }
+    }
+}
