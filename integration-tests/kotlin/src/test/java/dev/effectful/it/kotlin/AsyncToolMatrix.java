@@ -172,6 +172,40 @@ abstract class AsyncToolMatrix {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void theSameIntentInFlightIsJoinedNeverRunTwice(Jdk jdk) throws Exception {
+        Path journal = tmp.resolve("journal");
+        try (EffectLedger ledger = new EffectLedger()) {
+            Map<String, String> r = app(jdk, journal, ledger, "join").sysprop("delay.ms", 1_000).run(logs(), RUN)
+                    .results();
+            assertThat(r).containsEntry("both", "done:sms:+600|done:sms:+600");
+            assertThat(ledger.effects("sms", "+600")).isEqualTo(1);
+            JournalContents j = JournalContents.of(journal);
+            assertThat(j.of(RecordType.INTENT)).hasSize(1);
+            assertThat(j.of(RecordType.OUTCOME)).hasSize(1);
+            assertThat(j.of(RecordType.DEDUP)).hasSize(1);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void theDeadlineCancelsThePendingWorkAndRecordsUnknown(Jdk jdk) throws Exception {
+        Path journal = tmp.resolve("journal");
+        try (EffectLedger ledger = new EffectLedger()) {
+            Map<String, String> r = app(jdk, journal, ledger, "deadline").sysprop("delay.ms", 20_000)
+                    .sysprop("budget.s", 2).run(logs(), RUN).results();
+            assertThat(r.get("call")).startsWith("THROWN {\"outcome\":\"unknown\",\"effect_applied\":\"unknown\"")
+                    .contains("deadline reached");
+            assertThat(Long.parseLong(r.get("call_ms"))).as("answered at the deadline, not after the work")
+                    .isLessThan(10_000);
+            assertThat(ledger.effects("sms", "+700")).as("the cancelled work sent nothing").isZero();
+            JournalRecord outcome = only(JournalContents.of(journal), RecordType.OUTCOME);
+            assertThat(outcome.outcome()).isEqualTo(OutcomeWord.UNKNOWN);
+            assertThat(outcome.effectApplied()).isEqualTo(Effect.UNKNOWN);
+        }
+    }
+
     /** The journal as a person reads it: no promise, no Kotlin marker, no continuation, no null-keyed phantom. */
     static void assertNoPromiseInTheExport(Path journal) throws Exception {
         CliRun export = CliRun.journal(journal, "export");

@@ -21,6 +21,9 @@ public final class AsyncScenarios {
 
         /** The same tool without a probe: after a crash its intent is held. */
         String sendUnprobed(String phone, String text) throws Exception;
+
+        /** Two calls of one intent started before either completes; both answers, "a|b". */
+        String sendTwiceAtOnce(String phone) throws Exception;
     }
 
     private interface Step {
@@ -61,6 +64,12 @@ public final class AsyncScenarios {
                     print("first", () -> sms.send("+500", "hello"));
                     AsyncLedger.mode = AsyncLedger.Mode.OK;
                     print("second", () -> sms.send("+500", "hello"));
+                }
+                case "join" -> print("both", () -> sms.sendTwiceAtOnce("+600"));
+                case "deadline" -> {
+                    long t0 = System.nanoTime();
+                    print("call", () -> sms.send("+700", "hello"));
+                    System.out.println("RESULT call_ms " + (System.nanoTime() - t0) / 1_000_000);
                 }
                 default -> throw new IllegalArgumentException(scenario);
             }

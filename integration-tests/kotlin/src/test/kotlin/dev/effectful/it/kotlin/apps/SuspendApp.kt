@@ -4,6 +4,7 @@ import dev.effectful.EffectKind
 import dev.effectful.EffectfulTool
 import dev.effectful.IntentKey
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.async
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withContext
@@ -42,6 +43,13 @@ object SuspendApp {
             override fun send(phone: String, text: String): String = runBlocking { tools.sendSms(phone, text) }
             override fun sendUnprobed(phone: String, text: String): String =
                 runBlocking { tools.sendSmsUnprobed(phone, text) }
+
+            // both coroutines on runBlocking's thread: the second call finds the first in flight
+            override fun sendTwiceAtOnce(phone: String): String = runBlocking {
+                val a = async { tools.sendSms(phone, "hello") }
+                val b = async { tools.sendSms(phone, "hello again") }
+                a.await() + "|" + b.await()
+            }
         })
     }
 }
