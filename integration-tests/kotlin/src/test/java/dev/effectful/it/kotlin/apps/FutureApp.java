@@ -35,7 +35,7 @@ public final class FutureApp {
             return later(phone);
         }
 
-        private static CompletableFuture<String> later(String phone) {
+        static CompletableFuture<String> later(String phone) {
             return CompletableFuture.supplyAsync(() -> {
                 try {
                     return AsyncLedger.send(phone);
@@ -46,10 +46,31 @@ public final class FutureApp {
         }
     }
 
+    /** A tool declared on an interface: its implementation is woven by Byte Buddy's advice, not the first-load weaver. */
+    public interface SmsApi {
+        @EffectfulTool(kind = EffectKind.SEND, name = "send_sms_api")
+        CompletableFuture<String> sendViaApi(@IntentKey String phone, String text);
+    }
+
+    public static class SmsApiClient implements SmsApi {
+        @Override
+        public CompletableFuture<String> sendViaApi(String phone, String text) {
+            return Tools.later(phone);
+        }
+    }
+
     private FutureApp() {
     }
 
     public static void main(String[] args) {
+        if (args[0].equals("inherited")) {
+            SmsApi api = new SmsApiClient();
+            try (dev.effectful.Task t = dev.effectful.Task.open("t-inherited", java.time.Duration.ofSeconds(60))) {
+                System.out.println("RESULT first " + api.sendViaApi("+800", "hello").join());
+                System.out.println("RESULT second " + api.sendViaApi("+800", "hello again").join());
+            }
+            return;
+        }
         Tools tools = new Tools();
         AsyncScenarios.run(args[0], new AsyncScenarios.Sms() {
             @Override
