@@ -26,6 +26,15 @@ public final class Bridge {
         return d == null || GuardedElsewhere.claims(type) ? null : d.enter(type, methodAndDescriptor, self, args);
     }
 
+    /**
+     * {@link #enter} for a tool whose return type the weaver saw is a promise (a future, a Mono, a
+     * Kotlin suspend function): chosen when the class is woven, so a blocking tool's call never asks.
+     */
+    public static Object enterAsync(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
+        Dispatcher d = dispatcher;
+        return d == null ? null : d.enterAsync(type, methodAndDescriptor, self, args);
+    }
+
     public static Object[] arguments(Object handle, Object[] original) {
         Dispatcher d = dispatcher;
         return handle == null || d == null ? original : d.arguments(handle, original);
@@ -38,6 +47,11 @@ public final class Bridge {
 
     public static Object exitValue(Object handle, Object returned, Throwable thrown) {
         return dispatcher.exitValue(handle, returned, thrown);
+    }
+
+    /** {@link #exitValue} for a call {@link #enterAsync} returned. */
+    public static Object exitValueAsync(Object handle, Object returned, Throwable thrown) {
+        return dispatcher.exitValueAsync(handle, returned, thrown);
     }
 
     public static Throwable exitThrown(Object handle) {

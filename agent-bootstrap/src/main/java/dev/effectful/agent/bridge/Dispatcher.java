@@ -13,6 +13,19 @@ public interface Dispatcher {
      */
     Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args);
 
+    /**
+     * {@link #enter} for a tool returning a promise: a future, a Mono, a Kotlin suspend function (whose
+     * continuation is the last argument). Null lets the body run untouched (a suspend function resuming).
+     */
+    default Object enterAsync(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
+        return enter(type, methodAndDescriptor, self, args);
+    }
+
+    /** {@link #exitValue} for a call {@link #enterAsync} returned: the promise, or the answer now. */
+    default Object exitValueAsync(Object handle, Object returned, Throwable thrown) {
+        return exitValue(handle, returned, thrown);
+    }
+
     /** The arguments the body runs with (a batch sends only the items that did not land yet). */
     Object[] arguments(Object handle, Object[] original);
 

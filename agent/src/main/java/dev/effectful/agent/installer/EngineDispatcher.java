@@ -63,6 +63,29 @@ final class EngineDispatcher implements Dispatcher {
         }
     }
 
+    @Override
+    public Object enterAsync(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
+        try {
+            CallEngine e = engine();
+            if (e != null) {
+                return e.enterAsync(type, methodAndDescriptor, self, args);
+            }
+            return enterOrRefuse(type, methodAndDescriptor, self, args);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("dispatch", "effectful failed before a call: " + t, t);
+            return isRead(type, methodAndDescriptor) ? null : new Refusal(new JournalProblem(JournalProblem.Cause.OTHER,
+                    "journal unavailable: effectful failed before the call (" + t + ")").refusal(), false);
+        }
+    }
+
+    @Override
+    public Object exitValueAsync(Object handle, Object returned, Throwable thrown) {
+        if (handle instanceof Refusal r) {
+            return null;
+        }
+        return starter.ready().exitAsync(handle, returned, thrown).value();
+    }
+
     private Object enterOrRefuse(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
         CallEngine e = engine();
         if (e != null) {

@@ -50,6 +50,7 @@ final class FirstLoadWeaver {
     private static final class Scan extends ClassVisitor {
         final Set<String> tools = new HashSet<>();
         boolean eligible = true;
+        String owner;
 
         Scan() {
             super(API);
@@ -57,6 +58,7 @@ final class FirstLoadWeaver {
 
         @Override
         public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+            owner = name;
             int major = version & 0xFFFF;
             if (major < Opcodes.V1_6 || (access & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0) {
                 eligible = false;
@@ -80,6 +82,21 @@ final class FirstLoadWeaver {
                     if (TOOL_DESCRIPTOR.equals(type)) {
                         tools.add(key);
                         JsonWarmUp.toolWoven(descriptor);
+                        return new AnnotationVisitor(API) {
+                            private String kind;
+
+                            @Override
+                            public void visitEnum(String attribute, String enumDescriptor, String value) {
+                                if ("kind".equals(attribute)) {
+                                    kind = value;
+                                }
+                            }
+
+                            @Override
+                            public void visitEnd() {
+                                AsyncWeaving.woven(owner, name, descriptor, kind);
+                            }
+                        };
                     }
                     return null;
                 }

@@ -1,7 +1,10 @@
 package dev.effectful.agent.installer;
 
 import net.bytebuddy.asm.Advice;
+import dev.effectful.runtime.tool.AsyncShape;
 import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.annotation.AnnotationDescription;
+import net.bytebuddy.description.enumeration.EnumerationDescription;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -26,12 +29,22 @@ final class ToolWeaving {
 
     static final String TOOL_ANNOTATION = "dev.effectful.EffectfulTool";
 
-    private static final ElementMatcher<MethodDescription> TOOLS = isMethod()
+    private static final ElementMatcher.Junction<MethodDescription> TOOLS = isMethod()
             .and(not(isBridge())).and(not(isAbstract())).and(not(isNative()))
             .and(isAnnotatedWith(named(TOOL_ANNOTATION)).or(new InheritedToolMatcher()));
 
     private final ClassRewriter rewriter;
-    private final AsmVisitorWrapper advice = Advice.to(ToolAdvice.class).on(TOOLS);
+    /** Tools returning a promise take the bridge's async entry: decided here, once per method, not per call. */
+    private static final ElementMatcher.Junction<MethodDescription> ASYNC =
+            new ElementMatcher.Junction.AbstractBase<>() {
+                @Override
+                public boolean matches(MethodDescription m) {
+                    return AsyncShape.ofDescriptor(m.getDescriptor()) != null;
+                }
+            };
+
+    private final AsmVisitorWrapper advice = Advice.to(ToolAdvice.class).on(TOOLS.and(not(ASYNC)));
+    private final AsmVisitorWrapper asyncAdvice = Advice.to(AsyncToolAdvice.class).on(TOOLS.and(ASYNC));
 
     ToolWeaving(ToolSupertypes supertypes) {
         this.rewriter = new ClassRewriter(supertypes);
@@ -44,9 +57,25 @@ final class ToolWeaving {
         if (tools.isEmpty()) {
             return null;
         }
+        boolean anyAsync = false;
         for (MethodDescription tool : tools) {
             JsonWarmUp.toolWoven(tool.getDescriptor());
+            if (ASYNC.matches(tool)) {
+                anyAsync = true;
+                AsyncWeaving.woven(internalName, tool.getName(), tool.getDescriptor(), kindOf(tool));
+            }
         }
-        return rewriter.rewrite(target, List.of(advice));
+        return rewriter.rewrite(target, anyAsync ? List.of(advice, asyncAdvice) : List.of(advice));
+    }
+
+    /** The kind its own annotation gives; null when it inherits the annotation. */
+    private static String kindOf(MethodDescription tool) {
+        for (AnnotationDescription a : tool.getDeclaredAnnotations()) {
+            if (a.getAnnotationType().getName().equals(TOOL_ANNOTATION)) {
+                Object kind = a.getValue("kind").resolve();
+                return kind instanceof EnumerationDescription e ? e.getValue() : null;
+            }
+        }
+        return null;
     }
 }

@@ -48,8 +48,14 @@ final class ToolWrapperCode {
     private final int ret;
     private final int thrown;
     private final Object[] frameLocals;
+    /** The bridge's entry and exit: their async forms for a tool returning a promise (known from the descriptor). */
+    private final String enterMethod;
+    private final String exitMethod;
 
     ToolWrapperCode(String owner, int access, String name, String descriptor) {
+        boolean async = dev.effectful.runtime.tool.AsyncShape.ofDescriptor(descriptor) != null;
+        this.enterMethod = async ? "enterAsync" : "enter";
+        this.exitMethod = async ? "exitValueAsync" : "exitValue";
         this.owner = owner;
         this.isStatic = (access & Opcodes.ACC_STATIC) != 0;
         this.name = name;
@@ -125,7 +131,7 @@ final class ToolWrapperCode {
             mv.visitVarInsn(Opcodes.ALOAD, 0);
         }
         pushArguments(mv);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "enter",
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, enterMethod,
                 "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;", false);
         mv.visitVarInsn(Opcodes.ASTORE, call);
         mv.visitVarInsn(Opcodes.ALOAD, call);
@@ -197,7 +203,7 @@ final class ToolWrapperCode {
             box(mv, returns);
         }
         mv.visitVarInsn(Opcodes.ALOAD, thrown);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "exitValue",
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, exitMethod,
                 "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Throwable;)Ljava/lang/Object;", false);
         // thrown first: if unboxing the value fails, the caller must still see the outcome
         mv.visitVarInsn(Opcodes.ALOAD, call);

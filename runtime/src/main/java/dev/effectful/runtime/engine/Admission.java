@@ -125,6 +125,11 @@ final class Admission {
             CompletableFuture<Completion> mine = new CompletableFuture<>();
             CompletableFuture<Completion> running = inFlight.claim(call.intentKey, mine);
             if (running != null) {
+                if (call.async != null) {
+                    // an async caller is answered when the running call settles, without blocking its thread
+                    call.async.join(call, running);
+                    return;
+                }
                 waitForRunning(call, running);
                 return;
             }

@@ -46,6 +46,9 @@ final class Call {
     /** The path re-entry sent the call on, as the events report it (a probe stays the path when the body follows). */
     dev.effectful.runtime.events.Reentry reentry = dev.effectful.runtime.events.Reentry.NEW;
 
+    /** For a tool returning a promise (a future, a Mono, a suspend function): its pending work; else null. */
+    AsyncCall async;
+
     /** Set when the decision was taken without the body; otherwise set at exit. */
     Completion completion;
 

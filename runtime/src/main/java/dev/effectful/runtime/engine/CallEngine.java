@@ -9,6 +9,7 @@ import dev.effectful.runtime.journal.Journal;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.runtime.tool.AsyncShape;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.tool.ToolMethods;
 import dev.effectful.runtime.values.ArgsRenderer;
@@ -39,6 +40,7 @@ public final class CallEngine implements AutoCloseable {
     private final CallEvents events;
     private final Admission admission;
     private final Conclusion conclusion;
+    private final AsyncCalls asyncCalls;
     /** The background threads this engine started; stopped by {@link #close}. */
     private final EngineResources owned = new EngineResources();
 
@@ -78,6 +80,7 @@ public final class CallEngine implements AutoCloseable {
             admission.journalHoldsEarlierKeys();
         }
         this.conclusion = new Conclusion(steps, results, replays, resolutions, batches);
+        this.asyncCalls = new AsyncCalls(conclusion, inFlight, records);
         owned.own(execution.interrupter());
         if (resolutions != null) {
             owned.own(resolutions);
@@ -96,16 +99,7 @@ public final class CallEngine implements AutoCloseable {
      * enclosing guarded call of the same intent. Throws when the tool cannot be read, so the caller refuses it.
      */
     public Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
-        ToolMethod tool;
-        try {
-            tool = tools.resolve(type, methodAndDescriptor);
-        } catch (RuntimeException | LinkageError e) {
-            // not knowing the tool means not knowing its kind: refused by the caller (a READ still runs there)
-            String why = "effectful cannot read the tool " + type.getName() + "." + methodAndDescriptor + " (" + e
-                    + "); its calls are refused";
-            AgentLog.errorOnce("resolve:" + type.getName() + methodAndDescriptor, why, e);
-            throw new IllegalStateException(why, e);
-        }
+        ToolMethod tool = resolve(type, methodAndDescriptor);
         if (bodies.innermost() != null && admission.partOfEnclosingCall(bodies.innermost(), tool, args)) {
             // a proxy or subclass in front of this method already guards this intent: its attempt runs on
             AgentLog.debug("effectful: " + tool + " runs inside the enclosing guarded call of the same intent");
@@ -134,6 +128,108 @@ public final class CallEngine implements AutoCloseable {
             bodies.entered(call);
         }
         return call;
+    }
+
+    private ToolMethod resolve(Class<?> type, String methodAndDescriptor) {
+        try {
+            return tools.resolve(type, methodAndDescriptor);
+        } catch (RuntimeException | LinkageError e) {
+            // not knowing the tool means not knowing its kind: refused by the caller (a READ still runs there)
+            String why = "effectful cannot read the tool " + type.getName() + "." + methodAndDescriptor + " (" + e
+                    + "); its calls are refused";
+            AgentLog.errorOnce("resolve:" + type.getName() + methodAndDescriptor, why, e);
+            throw new IllegalStateException(why, e);
+        }
+    }
+
+    /**
+     * {@link #enter} for a tool the weaver saw return a promise ({@link AsyncShape}): a future, a Mono,
+     * or a Kotlin suspend function. Null when the body runs untouched: a READ tool of a refused shape,
+     * a suspend function's state machine resuming itself (not a call), or part of an enclosing call.
+     */
+    public Object enterAsync(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
+        ToolMethod tool = resolve(type, methodAndDescriptor);
+        AsyncShape shape = tool.async();
+        if (shape == null) {
+            return enter(type, methodAndDescriptor, self, args);
+        }
+        Object[] jvmArgs = args == null ? new Object[0] : args;
+        if (shape.refused()) {
+            return tool.isRead() ? null : refuseShape(tool, self, jvmArgs, shape);
+        }
+        Object continuation = null;
+        KotlinCoroutines kotlin = null;
+        Object[] callerArgs = jvmArgs;
+        if (shape == AsyncShape.SUSPEND) {
+            continuation = jvmArgs[jvmArgs.length - 1];
+            if (KotlinCoroutines.isResumption(continuation)) {
+                return null;
+            }
+            // throws when Kotlin cannot be reached: refused by the caller before any intent
+            kotlin = KotlinCoroutines.of(tool.method().getDeclaringClass());
+            callerArgs = java.util.Arrays.copyOf(jvmArgs, jvmArgs.length - 1);
+        }
+        if (bodies.innermost() != null && admission.partOfEnclosingCall(bodies.innermost(), tool, callerArgs)) {
+            return null;
+        }
+        Call call = new Call(tool, self, callerArgs);
+        call.async = new AsyncCall(shape, continuation, kotlin);
+        events.begin(call);
+        try {
+            call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
+            admission.admit(call);
+            asyncCalls.admitted(call, jvmArgs);
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.errorOnce("enter:" + tool, "internal error before " + tool.verb() + ": " + e, e);
+            if (call.flight != null) {
+                inFlight.release(call.intentKey, call.flight, null);
+                call.flight = null;
+            }
+            if (tool.isRead()) {
+                events.abandon(call);
+                return null;
+            }
+            refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, "effectful internal error before the call: "
+                    + e + "; the call was not made");
+        }
+        if (!call.bodySkipped()) {
+            bodies.entered(call);
+        }
+        return call;
+    }
+
+    /** An effectful tool returning a promise the agent cannot follow: refused at every call, its body never runs. */
+    private Call refuseShape(ToolMethod tool, Object self, Object[] args, AsyncShape shape) {
+        Call call = new Call(tool, self, args);
+        events.begin(call);
+        call.task = TaskContext.current();
+        refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null,
+                shape.refusal(tool.method().getDeclaringClass().getName() + "." + tool.method().getName()));
+        return call;
+    }
+
+    /** {@link #exit} for a call {@link #enterAsync} admitted: the promise the caller gets, or the answer now. */
+    public Completion exitAsync(Object handle, Object returned, Throwable thrown) {
+        Call call = (Call) handle;
+        if (call.bodySkipped()) {
+            return call.completion;
+        }
+        bodies.left(call);
+        // the body's synchronous part is over: its thread's attempt ends here, the work's outcome comes later
+        if (call.attemptScope != null) {
+            call.attemptScope.close();
+            call.attemptScope = null;
+        }
+        Completion result;
+        try {
+            result = asyncCalls.exit(call, returned, thrown);
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.errorOnce("exit:" + call.tool, "internal error after " + call.tool.verb() + ": " + e, e);
+            result = new Completion(returned, thrown);
+            events.abandon(call);
+        }
+        call.completion = result;
+        return result;
     }
 
     /** The arguments the body runs with: for a batch, only the items still to send. */

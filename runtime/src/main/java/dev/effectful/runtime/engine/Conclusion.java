@@ -50,6 +50,15 @@ final class Conclusion {
         if (call.items != null) {
             return batches.conclude(call, returned, thrown, timedOut);
         }
+        return concludeSettled(call, returned, thrown, timedOut);
+    }
+
+    /**
+     * The outcome of a call whose work is over and whose thread-bound state (the attempt, the alarm)
+     * is already released: an async tool's promise settles on another thread, after its body returned.
+     */
+    Completion concludeSettled(Call call, Object returned, Throwable thrown, boolean timedOut) {
+        ToolMethod tool = call.tool;
         long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos);
 
         Outcome<Object> outcome;

@@ -38,7 +38,7 @@ final class ProbeRunner {
     Result run(ToolMethod tool, Object self, Object[] args) {
         Object value;
         try {
-            value = tool.probe().orElseThrow().invoke(self, args);
+            value = AsyncProbes.invoke(tool.probe().orElseThrow(), self, args);
         } catch (InvocationTargetException e) {
             Throwable c = e.getCause();
             return new Result(ProbeResult.FAILED, null, null, "probe threw " + c.getClass().getSimpleName()
@@ -57,7 +57,7 @@ final class ProbeRunner {
         if (value == null || Boolean.FALSE.equals(value)) {
             return new Result(ProbeResult.ABSENT, null, null, null);
         }
-        Class<?> r = tool.method().getReturnType();
+        Class<?> r = tool.valueClass();
         if (r == void.class || (Boolean.TRUE.equals(value) && r != boolean.class && r != Boolean.class)) {
             return new Result(ProbeResult.FOUND, null, null, null, false);
         }

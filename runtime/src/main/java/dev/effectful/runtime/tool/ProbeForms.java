@@ -22,8 +22,9 @@ final class ProbeForms {
 
     /** Null when {@code probe} may probe for {@code tool}; else what is wrong, to append to the probe's name. */
     static String mismatch(Method tool, Method probe) {
-        Class<?> t = tool.getReturnType();
-        Class<?> p = probe.getReturnType();
+        // an async tool or probe is compared by the value its work completes with
+        Class<?> t = valueClass(tool);
+        Class<?> p = valueClass(probe);
         if (p == boolean.class || p == Boolean.class) {
             return null;
         }
@@ -66,7 +67,13 @@ final class ProbeForms {
         return java.lang.invoke.MethodType.methodType(c).wrap().returnType();
     }
 
-    private static Class<?> erasure(Type type) {
+    /** The return type, or for a guarded async shape the class of the value its work completes with. */
+    static Class<?> valueClass(Method m) {
+        AsyncShape shape = AsyncShape.of(m);
+        return shape == null || shape.refused() ? m.getReturnType() : erasure(shape.valueType(m));
+    }
+
+    static Class<?> erasure(Type type) {
         if (type instanceof Class<?> c) {
             return c;
         }

@@ -65,6 +65,16 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
         return method.getReturnType() == void.class;
     }
 
+    /** Null for a blocking tool; else the promise it returns ({@link AsyncShape}). */
+    public AsyncShape async() {
+        return AsyncShape.of(method);
+    }
+
+    /** The class of the value a call completes with: the return type, or T of an async tool's promise. */
+    public Class<?> valueClass() {
+        return ProbeForms.valueClass(method);
+    }
+
     public boolean isRead() {
         return kind == EffectKind.READ;
     }

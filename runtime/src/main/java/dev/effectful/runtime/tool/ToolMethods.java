@@ -101,7 +101,10 @@ public final class ToolMethods {
         }
         String verb = spec.name().isBlank() ? m.getName() : spec.name();
         String keyHeader = KeyHeaderNames.validated(m, spec.keyHeader());
-        Parameter[] ps = m.getParameters();
+        AsyncShape shape = AsyncShape.of(m);
+        // a suspend function's trailing Continuation is Kotlin's plumbing, never part of the intent
+        Parameter[] ps = java.util.Arrays.copyOf(m.getParameters(), shape == null ? m.getParameterCount()
+                : shape.callerParameters(m));
         Parameter[] from = source.getParameters();
         ParamSpec[] params = new ParamSpec[ps.length];
         boolean hasKey = false;
@@ -141,7 +144,9 @@ public final class ToolMethods {
                 new ToolOverrides(List.of(spec.permanentOn()), List.of(spec.retryableOn())),
                 // the user's promise only: a key header counts per attempt, once a key_sent record shows the key left
                 spec.keyable(),
-                Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()), m.getGenericReturnType(), batch,
+                Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()),
+                // an async tool's stored result is what its work completed with, not the promise
+                shape == null || shape.refused() ? m.getGenericReturnType() : shape.valueType(m), batch,
                 keyHeader == null ? "" : keyHeader);
     }
 
@@ -150,7 +155,7 @@ public final class ToolMethods {
             return Optional.empty();
         }
         try {
-            Method probe = declaredInHierarchy(runtimeType, name, tool.getParameterTypes());
+            Method probe = probeIn(runtimeType, name, tool);
             String wrong = ProbeForms.mismatch(tool, probe);
             if (wrong != null) {
                 AgentLog.errorOnce("probe:" + tool, "probe " + name + " of " + tool + " " + wrong
@@ -163,6 +168,22 @@ public final class ToolMethods {
             AgentLog.errorOnce("probe:" + tool, "probe " + name + " of " + tool
                     + " not found (it needs the same parameter types); the tool runs as if it declared no probe", null);
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The probe with the tool's parameter types; for a suspend tool also without its trailing
+     * continuation, so a plain probe (or a Kotlin one found by its Kotlin parameter list) matches.
+     */
+    private static Method probeIn(Class<?> type, String name, Method tool) throws NoSuchMethodException {
+        Class<?>[] params = tool.getParameterTypes();
+        try {
+            return declaredInHierarchy(type, name, params);
+        } catch (NoSuchMethodException | RuntimeException notThere) {
+            if (AsyncShape.of(tool) != AsyncShape.SUSPEND) {
+                throw notThere;
+            }
+            return declaredInHierarchy(type, name, java.util.Arrays.copyOf(params, params.length - 1));
         }
     }
 
