@@ -22,7 +22,10 @@ import java.lang.annotation.Target;
  * Optional<String> findSentEmail(String orderId, String subject, String body) { ... }
  * }</pre>
  *
- * <p>Annotate the implementing method: annotations on interface methods are not inherited.
+ * <p>An implementation or override of a method annotated on an interface or a superclass is guarded
+ * as that method declares, parameter annotations included; the implementation's own
+ * {@code @EffectfulTool}, when it has one, wins. The Java language does not inherit method
+ * annotations, so the agent looks them up along the supertypes itself.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -13,9 +13,21 @@ import java.lang.annotation.Target;
  *
  * <p>The target is the canonical JSON array of all {@code @IntentKey} arguments in parameter order.
  * An argument that cannot be rendered canonically refuses the call (permanent, effect no).
+ *
+ * <p>Where an SDK binds the model's arguments into one object, put it on that object's fields or
+ * record components instead: when no parameter of the tool is annotated, the annotated components
+ * of its single parameter (or, for a tool method without parameters, of the tool object itself, as in
+ * a {@code Supplier}-style tool class) form the target, in declaration order.
+ * <!-- compile: members -->
+ * <pre>{@code
+ * record RefundInput(@IntentKey String orderId, String reason) { }
+ *
+ * @EffectfulTool(kind = EffectKind.MONEY)
+ * String refund(RefundInput input) { ... }
+ * }</pre>
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.PARAMETER)
+@Target({ElementType.PARAMETER, ElementType.FIELD, ElementType.RECORD_COMPONENT})
 public @interface IntentKey {
 }

@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every Java example a user reads compiles against this module: the {@code ```java} blocks of
- * README.md and the {@code <pre>{@code ...}</pre>} blocks in this module's Javadoc.
+ * README.md, bench/README.md and docs/*.md, and the {@code <pre>{@code ...}</pre>} blocks in this
+ * module's Javadoc; a {@code ```xml} block marked as an excerpt is checked against its file.
  *
  * <p>Convention: the line before each block is a marker saying how to wrap it,
  * {@code <!-- compile: members -->} (fields, methods, nested types: wrapped in a class) or
@@ -81,12 +82,27 @@ class ExamplesCompileTest {
         return p;
     }
 
-    static List<Block> readmeBlocks(Path readme) throws IOException {
-        List<String> lines = Files.readAllLines(readme, StandardCharsets.UTF_8);
+    /** What a user reads: the README, every page under docs/, and the benchmarks' README. */
+    static List<Path> userDocs(Path root) throws IOException {
+        List<Path> docs = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("bench/README.md")));
+        try (Stream<Path> pages = Files.list(root.resolve("docs"))) {
+            pages.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
+    }
+
+    /**
+     * The {@code ```java} blocks of one Markdown file, and its {@code ```xml} blocks that say they are an
+     * excerpt of a file (a build snippet a user copies must be the one a test builds).
+     */
+    static List<Block> markdownBlocks(Path root, Path markdown) throws IOException {
+        String where = root.relativize(markdown).toString();
+        List<String> lines = Files.readAllLines(markdown, StandardCharsets.UTF_8);
         List<Block> blocks = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String fence = lines.get(i);
-            if (!fence.trim().equals("```java")) {
+            boolean xmlExcerpt = fence.trim().equals("```xml") && i > 0 && EXCERPT.matcher(lines.get(i - 1).trim()).matches();
+            if (!fence.trim().equals("```java") && !xmlExcerpt) {
                 continue;
             }
             int indent = fence.indexOf('`');
@@ -96,7 +112,7 @@ class ExamplesCompileTest {
                 String l = lines.get(j);
                 body.add(l.length() >= indent && l.substring(0, indent).isBlank() ? l.substring(indent) : l.stripLeading());
             }
-            blocks.add(block("README.md", i + 2, i == 0 ? "" : lines.get(i - 1), body));
+            blocks.add(block(where, i + 2, i == 0 ? "" : lines.get(i - 1), body));
             i = j;
         }
         return blocks;
@@ -142,7 +158,10 @@ class ExamplesCompileTest {
     @Test
     void everyJavaExampleCompiles() throws IOException {
         Path root = root();
-        List<Block> blocks = new ArrayList<>(readmeBlocks(root.resolve("README.md")));
+        List<Block> blocks = new ArrayList<>();
+        for (Path doc : userDocs(root)) {
+            blocks.addAll(markdownBlocks(root, doc));
+        }
         blocks.addAll(javadocBlocks(root.resolve("annotations/src/main/java/dev/effectful")));
         assertThat(blocks).as("examples found").hasSizeGreaterThanOrEqualTo(6);
 

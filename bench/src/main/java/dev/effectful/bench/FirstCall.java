@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 21's first call: a fresh JVM with the agent whose {@code main} calls a tool at once
+ * The first call: a fresh JVM with the agent whose {@code main} calls a tool at once
  * ({@link FirstCallProbe}); the latency from main's start to that call served. Runs alternate: a fresh
  * JVM on no journal (the directory does not exist yet), then a restart on the journal it left
  * (one intent and its outcome), so a load that drifts weighs on both alike; medians of each.

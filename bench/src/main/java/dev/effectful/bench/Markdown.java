@@ -90,7 +90,7 @@ final class Markdown {
                 b.append("| ").append(c.target()).append(" | ").append(c.measured()).append(" | ")
                         .append(c.met() ? "met" : "**missed**").append(" |\n");
             }
-            b.append("\nChecked by a test, not by this bench (issue 21): no task budget is spent waiting for the"
+            b.append("\nChecked by a test, not by this bench: no task budget is spent waiting for the"
                     + " engine's start (agent FirstCallIT).\n\n");
         }
         if (r.profile != null) {

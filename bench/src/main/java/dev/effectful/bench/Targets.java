@@ -14,7 +14,7 @@ final class Targets {
     }
 
     static List<Check> evaluate(RunAll.Report r) {
-        // issue 21 ("Near the floor"); a target whose figures this run did not measure is not listed
+        // the per-call, start-up, first-call, recovery and disk targets; a target whose figures this run did not measure is not listed
         List<Check> out = new ArrayList<>();
         if (has(r, "effectful", "chronicle_floor")) {
             double eff = median(r, "effectful");
@@ -50,7 +50,7 @@ final class Targets {
                     fmt(sync) + " vs " + fmt(msync) + " = " + ratio(sync, msync), sync <= 1.3 * msync));
         }
         if (r.perCall != null && r.perCall.containsKey("effectful_postgres")) {
-            // issue 11: the PostgreSQL store on loopback, with the server's default durability
+            // the PostgreSQL store on loopback, with the server's default durability
             double pg = median(r, "effectful_postgres");
             String nofsync = r.perCall.containsKey("effectful_postgres_nofsync")
                     ? " (fsync off: " + fmt(median(r, "effectful_postgres_nofsync")) + ")" : "";

@@ -92,8 +92,12 @@ public final class DemoMain {
             Summary summary = Summary.of(agentJar != null, Transcript.read(transcript), service.effects(), records);
             summary.print(out);
             if (agentJar != null) {
-                Summary.wrap(out, "   journal: ", "java -jar " + agentJar + " journal --dir " + journal + " tasks|show " + taskId
-                        + "|unresolved|export");
+                // one command per line, each ready to paste (a shell would read "tasks|show" as a pipe)
+                String cli = "java -jar " + agentJar + " journal --dir " + journal;
+                out.println("   read the journal:");
+                for (String command : List.of("tasks", "show " + taskId, "unresolved")) {
+                    Summary.wrap(out, "     ", cli + " " + command);
+                }
             }
             long elapsed = System.currentTimeMillis() - started;
             Summary.wrap(out, "   ", "finished in " + elapsed / 1000.0 + " s; children " + acts.pids + " all exited");

@@ -49,6 +49,8 @@ class DemoIT {
         }
         assertEquals(1, perStep.path("charge_card").asInt(), "the killed charge landed exactly once\n" + run.stdout());
         assertEquals(0, run.summary().path("duplicates_applied").asInt(), run.stdout());
+        assertTrue(run.stdout().contains("read the journal:") && run.stdout().contains(" unresolved"), run.stdout());
+        assertFalse(run.stdout().contains("tasks|"), "the hint must paste as commands, not as shell pipes\n" + run.stdout());
         assertTrue(run.summary().path("duplicates_prevented").asInt() > 0, run.stdout());
         assertTrue(run.summary().path("requested_by_fate").path("prevented").asInt() > 0, run.stdout());
         noChildLeft(run);

@@ -2,7 +2,9 @@ package dev.effectful.junit;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -15,7 +17,37 @@ final class CallLog {
     record Entry(Method method, Object[] args, Object[] bodyArgs) {
     }
 
+    /**
+     * One body the kit ran: when it started, the deadline the engine's alarm was armed for (min of the
+     * task's and the tool's {@code timeoutMillis}; {@link Long#MAX_VALUE} without either), when it ended.
+     */
+    static final class Body {
+        final long startNanos;
+        final long deadlineNanos;
+        private volatile long endNanos;
+        private volatile boolean ended;
+
+        private Body(long startNanos, long deadlineNanos) {
+            this.startNanos = startNanos;
+            this.deadlineNanos = deadlineNanos;
+        }
+
+        boolean ended() {
+            return ended;
+        }
+
+        /** How long past its deadline the body ran (until now if it still runs); 0 if it ended in time. */
+        long overshootNanos() {
+            if (deadlineNanos == Long.MAX_VALUE) {
+                return 0;
+            }
+            long end = ended ? endNanos : System.nanoTime();
+            return Math.max(0, end - deadlineNanos);
+        }
+    }
+
     private final List<Entry> entries = new ArrayList<>();
+    private final List<Body> bodies = new ArrayList<>();
     private final AtomicInteger running = new AtomicInteger();
     private volatile int mostAtOnce;
 
@@ -31,15 +63,31 @@ final class CallLog {
         return entries.size();
     }
 
-    void bodyStarted() {
+    Body bodyStarted(long deadlineNanos) {
         int now = running.incrementAndGet();
+        Body b = new Body(System.nanoTime(), deadlineNanos);
         synchronized (this) {
             mostAtOnce = Math.max(mostAtOnce, now);
+            bodies.add(b);
         }
+        return b;
     }
 
-    void bodyEnded() {
+    void bodyEnded(Body b) {
+        b.endNanos = System.nanoTime();
+        b.ended = true;
         running.decrementAndGet();
+    }
+
+    /** How many bodies are running now. */
+    int running() {
+        return running.get();
+    }
+
+    /** The body that ran furthest past its deadline, if any did. */
+    synchronized Optional<Body> latestPastDeadline() {
+        return bodies.stream().filter(b -> b.overshootNanos() > 0)
+                .max(Comparator.comparingLong(Body::overshootNanos));
     }
 
     /** The most bodies of guarded tools that ran at the same moment. */

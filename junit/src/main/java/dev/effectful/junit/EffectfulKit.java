@@ -38,12 +38,16 @@ import java.util.stream.Stream;
  * <p>How it guards without an agent: {@link #guard} and every check call your tool through a
  * subclass view whose tool methods pass through the engine's enter / body / exit, the contract the
  * agent's advice keeps. The engine journals to a scratch file under a temporary directory, deleted
- * after each test. Nothing is printed: the engine's log lines are kept, not written.
+ * after each test. Nothing is printed: the engine's log lines are kept, not written. Nothing is left
+ * behind either: each simulated process's engine is closed with its threads, a process that "died"
+ * mid-call still lets go of the thread that ran it (no deadline alarm armed on the test thread), and an
+ * agent in the test JVM is asked to stand aside for the kit's calls (none reach its journal).
  */
 public final class EffectfulKit implements AfterEachCallback {
 
     private final List<AutoCloseable> open = new ArrayList<>();
     private final List<KitProcess> processes = new ArrayList<>();
+    private final KeyRelay keys = new KeyRelay();
     private Path root;
 
     public EffectfulKit() {
@@ -53,7 +57,7 @@ public final class EffectfulKit implements AfterEachCallback {
     /** A loopback HTTP receiver played by {@code handler}; the kit injects its faults in front of it. */
     public synchronized FakeHttpService httpService(FakeHttpService.Handler handler) {
         try {
-            FakeHttpService s = new FakeHttpService(handler);
+            FakeHttpService s = new FakeHttpService(handler, keys);
             open.add(s);
             return s;
         } catch (IOException e) {
@@ -80,7 +84,7 @@ public final class EffectfulKit implements AfterEachCallback {
      */
     public <T> T guard(T tool) {
         KitProcess process = register(KitProcess.start(scratchDir("guard-" + System.nanoTime())));
-        return GuardedViews.guard(tool, () -> process, new CallLog());
+        return GuardedViews.guard(tool, () -> process, new CallLog(), keys);
     }
 
     /** The static audit of a tool class: one verdict per finding, a passing one per sound tool. */
@@ -97,6 +101,11 @@ public final class EffectfulKit implements AfterEachCallback {
         } catch (IOException e) {
             throw new UncheckedIOException("effectful kit: cannot make a scratch directory", e);
         }
+    }
+
+    /** Where the key headers of running key-header tools go onto this kit's services' requests. */
+    KeyRelay keys() {
+        return keys;
     }
 
     synchronized KitProcess register(KitProcess p) {

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -24,7 +25,9 @@ public final class FakeHooks implements FaultPoint {
 
     private final AtomicReference<Fault> armed = new AtomicReference<>();
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger serving = new AtomicInteger();
     private volatile boolean errorAnswerSeen;
+    private volatile LongFunction<? extends RuntimeException> rateLimited = FakeRateLimited::new;
 
     FakeHooks() {
     }
@@ -39,13 +42,41 @@ public final class FakeHooks implements FaultPoint {
      * answers success with a failure inside (used for the "200 with an error body" check).
      */
     public <T> T around(Callable<T> effect, Supplier<T> errorAnswer) {
+        serving.incrementAndGet();
+        try {
+            return serve(effect, errorAnswer);
+        } finally {
+            serving.decrementAndGet();
+        }
+    }
+
+    /**
+     * What the injected rate limit throws: by default {@link FakeRateLimited}; give your SDK's own 429
+     * exception here so that the tool's main code catches what it catches in production, with no
+     * dependency on the kit.
+     *
+     * <pre>{@code
+     * hooks.rateLimitedAs(seconds -> new SdkException(429, seconds));
+     * }</pre>
+     */
+    public FakeHooks rateLimitedAs(LongFunction<? extends RuntimeException> exception) {
+        this.rateLimited = java.util.Objects.requireNonNull(exception, "exception");
+        return this;
+    }
+
+    /** No effect is being applied now (none still waiting out an injected delay). */
+    boolean idle() {
+        return serving.get() == 0;
+    }
+
+    private <T> T serve(Callable<T> effect, Supplier<T> errorAnswer) {
         if (errorAnswer != null) {
             errorAnswerSeen = true;
         }
         requests.incrementAndGet();
         Fault fault = armed.getAndSet(null);
         if (fault instanceof Fault.RateLimit r) {
-            throw new FakeRateLimited(r.retryAfterSeconds());
+            throw rateLimited.apply(r.retryAfterSeconds());
         }
         if (fault instanceof Fault.ErrorAnswer && errorAnswer != null) {
             return errorAnswer.get();

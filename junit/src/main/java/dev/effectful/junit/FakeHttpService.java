@@ -70,11 +70,18 @@ public final class FakeHttpService implements FaultPoint, AutoCloseable {
     private final Handler handler;
     private final AtomicReference<Fault> armed = new AtomicReference<>();
     private final AtomicInteger requests = new AtomicInteger();
+    /** Exchanges being served now: a late request still sleeping in a delay is one. */
+    private final AtomicInteger serving = new AtomicInteger();
+    private final KeyRelay keys;
+    /** The next request of any method meets the armed fault (a READ tool's GET), not only an effect request. */
+    private volatile boolean faultAnyRequest;
+    private volatile String lastEffectRequest;
     private volatile Predicate<Request> effectRequests = r -> !r.method().equals("GET") && !r.method().equals("HEAD");
     private volatile String errorAnswer;
 
-    FakeHttpService(Handler handler) throws IOException {
+    FakeHttpService(Handler handler, KeyRelay keys) throws IOException {
         this.handler = handler;
+        this.keys = keys;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         this.threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "effectful-kit-fake-http");
@@ -111,6 +118,23 @@ public final class FakeHttpService implements FaultPoint, AutoCloseable {
     @Override
     public void disarm() {
         armed.set(null);
+        faultAnyRequest = false;
+    }
+
+    /** Arms {@code fault} for the next request whatever its method: a READ tool's requests are all GETs. */
+    void armAnyRequest(Fault fault) {
+        faultAnyRequest = true;
+        armed.set(fault);
+    }
+
+    /** No request is being served now (none still waiting out an injected delay). */
+    boolean idle() {
+        return serving.get() == 0;
+    }
+
+    /** The last effect request, as "METHOD /path", or null before any. */
+    String lastEffectRequest() {
+        return lastEffectRequest;
     }
 
     @Override
@@ -124,11 +148,17 @@ public final class FakeHttpService implements FaultPoint, AutoCloseable {
     }
 
     private void serve(HttpExchange ex) throws IOException {
+        serving.incrementAndGet();
         try {
-            Request req = read(ex);
+            Request raw = read(ex);
+            boolean effect = effectRequests.test(raw);
+            Request req = keys.onRequest(raw, effect);
             Fault fault = null;
-            if (effectRequests.test(req)) {
+            if (effect) {
                 requests.incrementAndGet();
+                lastEffectRequest = req.method() + " /" + req.path().replaceFirst("^/", "");
+                fault = armed.getAndSet(null);
+            } else if (faultAnyRequest) {
                 fault = armed.getAndSet(null);
             }
             if (fault instanceof Fault.RateLimit r) {
@@ -162,6 +192,7 @@ public final class FakeHttpService implements FaultPoint, AutoCloseable {
             send(ex, answer);
         } finally {
             ex.close();
+            serving.decrementAndGet();
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.effectful.junit;
 
 import dev.effectful.EffectfulTool;
+import dev.effectful.Items;
+import dev.effectful.Task;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.Completion;
 import net.bytebuddy.ByteBuddy;
@@ -17,7 +19,9 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static net.bytebuddy.matcher.ElementMatchers.isFinalizer;
@@ -49,8 +53,8 @@ final class GuardedViews {
     }
 
     /** A view of {@code target} whose tool calls go through {@code engine} (read at each call). */
-    static <T> T guard(T target, Supplier<KitProcess> process, CallLog log) {
-        return view(target.getClass(), guardingHandler(target, process, log));
+    static <T> T guard(T target, Supplier<KitProcess> process, CallLog log, KeyRelay keys) {
+        return view(target.getClass(), guardingHandler(target, process, log, keys));
     }
 
     /** A view that records which method a call lambda uses, without running anything. */
@@ -82,7 +86,8 @@ final class GuardedViews {
         }
     }
 
-    private static InvocationHandler guardingHandler(Object target, Supplier<KitProcess> process, CallLog log) {
+    private static InvocationHandler guardingHandler(Object target, Supplier<KitProcess> process, CallLog log,
+                                                     KeyRelay keys) {
         Class<?> type = target.getClass();
         return (proxy, method, args) -> {
             Object[] a = args == null ? new Object[0] : args;
@@ -91,9 +96,12 @@ final class GuardedViews {
                 return invoke(method, target, a);
             }
             Method declared = tool.get();
-            CallEngine engine = process.get().engine();
+            EffectfulTool spec = declared.getAnnotation(EffectfulTool.class);
+            KitProcess running = process.get();
+            CallEngine engine = running.engine();
             String sig = declared.getName() + MethodType.methodType(declared.getReturnType(),
                     declared.getParameterTypes()).toMethodDescriptorString();
+            long deadline = deadlineNanos(spec);
             Object handle = engine.enter(declared.getDeclaringClass(), sig, target, a.clone());
             if (handle == null) {
                 // a guarded call of the same intent encloses this one (a proxy or subclass in front of it):
@@ -107,7 +115,9 @@ final class GuardedViews {
             boolean ran = !engine.skipBody(handle);
             log.add(new CallLog.Entry(declared, a.clone(), ran ? bodyArgs.clone() : null));
             if (ran) {
-                log.bodyStarted();
+                boolean batch = Arrays.stream(declared.getParameters()).anyMatch(p -> p.isAnnotationPresent(Items.class));
+                CallLog.Body body = log.bodyStarted(deadline);
+                KeyRelay.Carrier key = keys.open(spec, batch);
                 try {
                     returned = invoke(method, target, bodyArgs);
                 } catch (SimulatedCrash crash) {
@@ -115,10 +125,20 @@ final class GuardedViews {
                 } catch (Throwable t) {
                     thrown = t;
                 } finally {
-                    log.bodyEnded();
+                    if (key != null) {
+                        key.close();
+                    }
+                    log.bodyEnded(body);
                 }
-                if (process.get().dead()) {
-                    // the process died while the body ran: nothing after this point happens, outcome included
+                if (running.dead()) {
+                    // The process died while the body ran: nothing it writes from here reaches the journal (the
+                    // outcome is lost), but its engine still lets go of this thread, as a dead process's threads
+                    // are gone with it: no deadline alarm left armed, no attempt left current on the test thread.
+                    try {
+                        engine.exit(handle, returned, thrown);
+                    } catch (RuntimeException | LinkageError ignored) {
+                        // a dead process answers nobody
+                    }
                     throw new SimulatedCrash("the process died during " + declared.getName());
                 }
             }
@@ -131,13 +151,30 @@ final class GuardedViews {
         };
     }
 
-    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-        try {
-            method.setAccessible(true);
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
+    /** When the engine's alarm for a body starting now goes off: min(task deadline, timeoutMillis). */
+    private static long deadlineNanos(EffectfulTool spec) {
+        long now = System.nanoTime();
+        long cap = Long.MAX_VALUE;
+        Optional<Task> task = Task.current();
+        if (task.isPresent()) {
+            cap = task.get().remaining().toNanos();
         }
+        if (spec.timeoutMillis() > 0) {
+            cap = Math.min(cap, TimeUnit.MILLISECONDS.toNanos(spec.timeoutMillis()));
+        }
+        return cap == Long.MAX_VALUE ? Long.MAX_VALUE : now + cap;
+    }
+
+    /** Calls the user's own method; with an agent in the JVM, it stands aside (the kit guards this call). */
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        return AgentStandAside.run(() -> {
+            try {
+                method.setAccessible(true);
+                return method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
     }
 
     /** The {@code @EffectfulTool} declaration {@code method} overrides or is, in the class or its superclasses. */
@@ -169,10 +206,17 @@ final class GuardedViews {
         try {
             // in the tool's own package and loader, so package-private tool methods are overridden too
             MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
-            return unloaded.load(type.getClassLoader(), ClassLoadingStrategy.UsingLookup.of(lookup)).getLoaded();
+            return standAside(unloaded.load(type.getClassLoader(), ClassLoadingStrategy.UsingLookup.of(lookup))
+                    .getLoaded());
         } catch (IllegalAccessException | RuntimeException inANamedModule) {
-            return unloaded.load(type.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER).getLoaded();
+            return standAside(unloaded.load(type.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER).getLoaded());
         }
+    }
+
+    /** The view overrides the tool methods, so an agent would see inherited tools in it: they are the kit's. */
+    private static Class<?> standAside(Class<?> view) {
+        AgentStandAside.viewClass(view);
+        return view;
     }
 
     @SuppressWarnings("removal")

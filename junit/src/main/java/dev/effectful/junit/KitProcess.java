@@ -39,7 +39,7 @@ final class KitProcess {
     }
 
     KitProcess restart() {
-        journal.close();
+        close();
         return new KitProcess(dir);
     }
 
@@ -59,7 +59,15 @@ final class KitProcess {
         return journal;
     }
 
+    /**
+     * Ends the process: its engine's threads (the deadline watchdog first: an alarm of a call the
+     * process never finished must not fire on the thread that ran it) and its journal.
+     */
     void close() {
-        journal.close();
+        try {
+            engine.close();
+        } finally {
+            journal.close();
+        }
     }
 }

@@ -18,14 +18,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -49,7 +53,14 @@ public final class ToolCheck<T> {
     static final Duration SLOW_BUDGET = Duration.ofMillis(2000);
     static final Duration SLOW_DELAY = Duration.ofMillis(1300);
     static final long RATE_LIMIT_SECONDS = 1;
-    private static final Duration TASK_BUDGET = Duration.ofSeconds(30);
+    /**
+     * How long past its deadline a body may still run before it counts as outliving it: the alarm fires
+     * within 5 ms, and a body that lets the interrupt end it is out within a few more.
+     */
+    static final Duration OUTLIVED_AFTER = Duration.ofMillis(300);
+    /** How long the kit waits for a body past its deadline, and for a late request to land, before judging. */
+    static final Duration STRAGGLER_WAIT = Duration.ofMillis(1500);
+    static final Duration TASK_BUDGET = Duration.ofSeconds(30);
 
     private final EffectfulKit kit;
     private final Class<T> type;
@@ -60,6 +71,8 @@ public final class ToolCheck<T> {
     private FaultPoint faults;
     private String invalidItem;
     private boolean heldIsAcceptable;
+    private Duration taskBudget = TASK_BUDGET;
+    private Set<Check> only = EnumSet.allOf(Check.class);
 
     ToolCheck(EffectfulKit kit, Class<T> type, Supplier<? extends T> factory) {
         this.kit = kit;
@@ -110,6 +123,25 @@ public final class ToolCheck<T> {
         return this;
     }
 
+    /**
+     * The budget of the tasks the checks other than slow success run in (30 s): the deadline whose alarm
+     * a simulated crash must not leave armed. Shorter in the kit's own hygiene test, so it need not wait 30 s.
+     */
+    ToolCheck<T> taskBudget(Duration budget) {
+        this.taskBudget = budget;
+        return this;
+    }
+
+    /** Runs only these checks (the audit always runs); the others are reported skipped. For the kit's own tests. */
+    ToolCheck<T> only(Check first, Check... more) {
+        this.only = EnumSet.of(first, more);
+        return this;
+    }
+
+    private Verdict ifWanted(Check c, String tool, Supplier<Verdict> check) {
+        return only.contains(c) ? check.get() : Verdict.skipped(c, tool, "not selected in this run");
+    }
+
     /** Runs the audit and every check that applies to the tool's kind; never throws for a failing verdict. */
     public Report run() {
         Objects.requireNonNull(call, "say how to call the tool: .call(t -> t.myTool(...))");
@@ -126,23 +158,25 @@ public final class ToolCheck<T> {
                 .getDeclaringClass(), GuardedViews.toolMethod(type, method).orElseThrow(), spec));
         if (batch) {
             verdicts.add(invalidItem == null ? Verdict.skipped(Check.PARTIAL_BATCH, tool, "a batch tool: give"
-                    + " .batch(call, invalidItemId) to run the partial-batch check") : partialBatch(tool));
+                    + " .batch(call, invalidItemId) to run the partial-batch check")
+                    : ifWanted(Check.PARTIAL_BATCH, tool, () -> partialBatch(tool)));
             for (Check c : List.of(Check.KILL_MID_CALL, Check.DUPLICATE_DELIVERY, Check.ERROR_IN_SUCCESS,
                     Check.SLOW_SUCCESS, Check.RATE_LIMIT)) {
                 verdicts.add(Verdict.skipped(c, tool, "run on single calls; this is a batch tool (see partial batch)"));
             }
         } else {
             if (read) {
-                for (Check c : List.of(Check.KILL_MID_CALL, Check.DUPLICATE_DELIVERY, Check.SLOW_SUCCESS, Check.RATE_LIMIT)) {
+                verdicts.add(ifWanted(Check.DUPLICATE_DELIVERY, tool, () -> readOnly(tool)));
+                for (Check c : List.of(Check.KILL_MID_CALL, Check.SLOW_SUCCESS, Check.RATE_LIMIT)) {
                     verdicts.add(Verdict.skipped(c, tool, "a READ tool runs on every call by design (a price must be fresh)"));
                 }
             } else {
-                verdicts.add(duplicateDelivery(tool, method, spec, verdicts));
-                verdicts.add(killMidCall(tool, spec));
-                verdicts.add(slowSuccess(tool));
-                verdicts.add(rateLimit(tool));
+                verdicts.add(ifWanted(Check.DUPLICATE_DELIVERY, tool, () -> duplicateDelivery(tool, method, spec, verdicts)));
+                verdicts.add(ifWanted(Check.KILL_MID_CALL, tool, () -> killMidCall(tool, spec)));
+                verdicts.add(ifWanted(Check.SLOW_SUCCESS, tool, () -> slowSuccess(tool)));
+                verdicts.add(ifWanted(Check.RATE_LIMIT, tool, () -> rateLimit(tool)));
             }
-            verdicts.add(errorInSuccess(tool, spec));
+            verdicts.add(ifWanted(Check.ERROR_IN_SUCCESS, tool, () -> errorInSuccess(tool, spec, read)));
             verdicts.add(Verdict.skipped(Check.PARTIAL_BATCH, tool, "not a batch tool (no @Items parameter)"));
         }
         verdicts.sort(java.util.Comparator.comparing(Verdict::check));
@@ -172,16 +206,23 @@ public final class ToolCheck<T> {
         int e0 = effects.getAsInt();
         Seen first;
         Seen second;
-        try (Task t = Task.open(s.taskId, TASK_BUDGET)) {
+        int afterFirst;
+        try (Task t = Task.open(s.taskId, taskBudget)) {
             first = Seen.of(call, s.view);
+            afterFirst = effects.getAsInt() - e0;
             if (first.ok() && !spec.probe().isEmpty()) {
                 audit.add(probeSeesEffect(tool, spec, s));
             }
             second = Seen.of(retry(), s.view);
         }
+        awaitIdle(STRAGGLER_WAIT);
         int delta = effects.getAsInt() - e0;
         String happened = "called twice in one task (the second rephrased): " + delta + " effect(s); first "
                 + first.describe() + "; second " + second.describe();
+        if (deniesEffect(first, afterFirst)) {
+            return Verdict.fail(Check.DUPLICATE_DELIVERY, tool, happened + "; the first call's outcome says effect no"
+                    + " although the receiver applied " + afterFirst, deniedAdvice(spec));
+        }
         if (!first.ok()) {
             return Verdict.fail(Check.DUPLICATE_DELIVERY, tool, happened, "the first call failed with no fault injected:"
                     + " make the call and the fake succeed before judging retries");
@@ -258,19 +299,70 @@ public final class ToolCheck<T> {
             return Verdict.fail(Check.AUDIT, tool, "probe " + spec.probe() + " answered absent right after the tool's"
                     + " effect landed at the receiver", "the probe cannot see what the body did: look the effect up by"
                     + " what the body sent (the @IntentKey arguments, or the key it passed from"
-                    + " Attempt.current().intentKey())");
+                    + " Attempt.current().orElseThrow().requestKey())");
         }
         return Verdict.pass(Check.AUDIT, tool, "probe " + spec.probe() + " found the effect right after it landed");
     }
 
+    /**
+     * The answer is lost after the effect, the process lives: what the call says must not be "effect no".
+     * A tool that maps the client's exception to retryable/no or permanent/no tells the next call the
+     * effect did not happen, and the next call runs it again.
+     */
+    private Verdict lostAnswer(String tool, EffectfulTool spec) {
+        Scenario s = new Scenario();
+        int e0 = effects.getAsInt();
+        Seen seen;
+        faults.arm(new Fault.DropAfterEffect(() -> { }));
+        try (Task t = Task.open(s.taskId, taskBudget)) {
+            seen = Seen.of(call, s.view);
+        } finally {
+            faults.disarm();
+        }
+        awaitIdle(STRAGGLER_WAIT);
+        int landed = effects.getAsInt() - e0;
+        String happened = "the effect landed (" + landed + ") and the connection dropped, the process alive: the call "
+                + seen.describe();
+        if (deniesEffect(seen, landed)) {
+            return Verdict.fail(Check.KILL_MID_CALL, tool, happened, deniedAdvice(spec));
+        }
+        return Verdict.pass(Check.KILL_MID_CALL, tool, happened);
+    }
+
+    /** The call answered effect no (retryable or permanent) although the receiver counted an effect. */
+    private static boolean deniesEffect(Seen seen, int landed) {
+        return landed > 0 && seen.outcome().map(o -> o.effectApplied() == EffectApplied.NO && !o.isOk()).orElse(false);
+    }
+
+    private static String deniedAdvice(EffectfulTool spec) {
+        List<String> declared = new ArrayList<>();
+        for (Class<?> c : spec.retryableOn()) {
+            declared.add("retryableOn " + c.getSimpleName());
+        }
+        for (Class<?> c : spec.permanentOn()) {
+            declared.add("permanentOn " + c.getSimpleName());
+        }
+        return "an outcome of effect no is a lie the next call acts on: it runs the body again, a duplicate."
+                + (declared.isEmpty() ? " The tool reported effect no itself (an Outcome or ToolOutcomeException):"
+                + " report Outcome.unknown(...) when the request may have reached the receiver;"
+                : " The exception matched " + declared + ":")
+                + " don't declare this exception retryableOn/permanentOn, or let it through as unknown (a lost answer"
+                + " is unknown, and the probe or the key settles it)";
+    }
+
     private Verdict killMidCall(String tool, EffectfulTool spec) {
+        Verdict lost = lostAnswer(tool, spec);
+        if (lost.failed()) {
+            return lost;
+        }
         Scenario s = new Scenario();
         int e0 = effects.getAsInt();
         int r0 = faults.requests();
+        int k0 = kit.keys().mark();
         boolean crashed = false;
         Seen before = null;
         faults.arm(new Fault.DropAfterEffect(() -> s.process.get().kill()));
-        try (Task t = Task.open(s.taskId, TASK_BUDGET)) {
+        try (Task t = Task.open(s.taskId, taskBudget)) {
             try {
                 before = Seen.of(call, s.view);
             } catch (SimulatedCrash died) {
@@ -287,25 +379,34 @@ public final class ToolCheck<T> {
                     "point .faultsAt(...) at the receiver this tool calls (for the kit's fake service: the effect"
                             + " requests are those that are not GET or HEAD unless effectRequests(...) says otherwise)");
         }
+        awaitIdle(STRAGGLER_WAIT);
         int landed = effects.getAsInt() - e0;
         s.restart();
         Seen after;
-        try (Task t = Task.open(s.taskId, TASK_BUDGET)) {
+        try (Task t = Task.open(s.taskId, taskBudget)) {
             after = Seen.of(retry(), s.view);
         }
+        awaitIdle(STRAGGLER_WAIT);
         int total = effects.getAsInt() - e0;
+        List<KeyRelay.Sent> keyed = kit.keys().since(k0);
+        List<String> keys = keyed.stream().map(KeyRelay.Sent::key).distinct().toList();
         ProbeResult probe = s.records(RecordType.PROBE).stream().map(JournalRecord::probe).filter(Objects::nonNull)
                 .findFirst().orElse(null);
         String happened = "the effect landed (" + landed + "), the process died before its outcome was written;"
                 + " after a restart the rephrased retry " + after.describe() + (probe == null ? "" : ", probe "
-                + probe.word()) + "; " + total + " effect(s) in all";
+                + probe.word()) + "; " + total + " effect(s) in all"
+                + (keyed.isEmpty() ? "" : "; " + keyed.size() + " effect request(s) carried " + keyed.get(0).header()
+                + (keys.size() == 1 ? " " + brief(keys.get(0)) + " each time" : " different values " + keys.stream()
+                .map(ToolCheck::brief).toList()));
         if (total > 1) {
             String change = !spec.probe().isEmpty()
                     ? "probe " + spec.probe() + " answered absent although the receiver had the effect, so the body ran"
                     + " again: make it look the effect up by what the body sent (the @IntentKey arguments, or the key"
-                    + " passed from Attempt.current().intentKey())"
+                    + " passed from Attempt.current().orElseThrow().requestKey())"
+                    : !spec.keyHeader().isEmpty() ? keyHeaderAdvice(spec, keyed, keys)
                     : spec.keyable() ? "keyable = true, but the receiver applied the retry again: send"
-                    + " Attempt.current().intentKey() as the receiver's idempotency key, or add a probe"
+                    + " Attempt.current().orElseThrow().requestKey() as the receiver's idempotency key (the same on"
+                    + " every attempt, never a random one), or add a probe"
                     : "the retry ran the body again: add probe = \"...\" to look the effect up before a second attempt";
             return Verdict.fail(Check.KILL_MID_CALL, tool, happened, change);
         }
@@ -331,15 +432,92 @@ public final class ToolCheck<T> {
                 + " effect: probe it (probe = ...) so the engine can settle it");
     }
 
-    private Verdict errorInSuccess(String tool, EffectfulTool spec) {
+    /** Why a key-header tool's re-run applied again, judged by the keys the service saw. */
+    private static String keyHeaderAdvice(EffectfulTool spec, List<KeyRelay.Sent> keyed, List<String> keys) {
+        String header = spec.keyHeader();
+        if (keyed.isEmpty()) {
+            return "keyHeader = \"" + header + "\" puts the key on HTTP requests the body sends, but no request of this"
+                    + " tool reached the kit's HTTP service: pass Attempt.current().orElseThrow().requestKey() to the"
+                    + " receiver yourself and declare keyable = true, or add probe = \"...\"";
+        }
+        if (keys.size() > 1 || keyed.stream().anyMatch(KeyRelay.Sent::setByApplication)) {
+            return "the requests carried " + header + " values set by the application or its library, not the intent"
+                    + " key, and they changed between attempts: set the header to"
+                    + " Attempt.current().orElseThrow().requestKey() (Stripe: RequestOptions.setIdempotencyKey), or leave"
+                    + " it unset so the agent sets it";
+        }
+        return "both requests carried " + header + " " + brief(keys.get(0)) + " and the receiver applied both: it does not"
+                + " deduplicate on " + header + " (make your fake answer a repeated key with its first response, as"
+                + " the real service does), or add probe = \"...\"";
+    }
+
+    private static String brief(String key) {
+        return key.length() <= 12 ? key : key.substring(0, 12) + "...";
+    }
+
+    /** A READ tool called twice: it runs each time by design, so it must change nothing at the receiver. */
+    private Verdict readOnly(String tool) {
+        Scenario s = new Scenario();
+        int e0 = effects.getAsInt();
+        int r0 = faults.requests();
+        Seen first;
+        Seen second;
+        try (Task t = Task.open(s.taskId, taskBudget)) {
+            first = Seen.of(call, s.view);
+            second = Seen.of(retry(), s.view);
+        }
+        awaitIdle(STRAGGLER_WAIT);
+        int delta = effects.getAsInt() - e0;
+        FakeHttpService http = faults instanceof FakeHttpService f ? f : null;
+        // every request through FakeHooks.around counts, reads included: there only the counted effects say it
+        int effectRequests = http == null ? 0 : faults.requests() - r0;
+        String happened = "called twice (a READ runs every time): " + delta + " effect(s) at the receiver"
+                + (http == null ? "" : ", " + effectRequests + " effect request(s)" + (effectRequests == 0 ? ""
+                : " (the last " + http.lastEffectRequest() + ")")) + "; first " + first.describe() + "; second "
+                + second.describe();
+        if (delta > 0 || effectRequests > 0) {
+            return Verdict.fail(Check.DUPLICATE_DELIVERY, tool, happened, "a READ tool changed the receiver's state, and"
+                    + " a READ is never deduplicated, probed or held, so every retry does it again: declare it"
+                    + " SEND/CREATE/..., or make it read only" + (delta > 0 ? "" : " (if that request changes"
+                    + " nothing, tell the fake with effectRequests(...))"));
+        }
+        return Verdict.pass(Check.DUPLICATE_DELIVERY, tool, happened);
+    }
+
+    /** Waits, at most {@code bound}, until no request is being served at the fault point (a late one has landed). */
+    private void awaitIdle(Duration bound) {
+        long until = System.nanoTime() + bound.toNanos();
+        while (!idle(faults) && System.nanoTime() < until) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static boolean idle(FaultPoint point) {
+        if (point instanceof FakeHttpService http) {
+            return http.idle();
+        }
+        return !(point instanceof FakeHooks hooks) || hooks.idle();
+    }
+
+    private Verdict errorInSuccess(String tool, EffectfulTool spec, boolean read) {
         if (!faults.answersErrorsInSuccess()) {
             return Verdict.skipped(Check.ERROR_IN_SUCCESS, tool, "the fake gave no error answer: use"
                     + " FakeHttpService.errorAnswer(body) or FakeHooks.around(effect, errorAnswer)");
         }
         Scenario s = new Scenario();
         Seen seen;
-        faults.arm(new Fault.ErrorAnswer());
-        try (Task t = Task.open(s.taskId, TASK_BUDGET)) {
+        if (read && faults instanceof FakeHttpService http) {
+            // a READ's requests are GETs, which effect faults pass by
+            http.armAnyRequest(new Fault.ErrorAnswer());
+        } else {
+            faults.arm(new Fault.ErrorAnswer());
+        }
+        try (Task t = Task.open(s.taskId, taskBudget)) {
             seen = Seen.of(call, s.view);
         } finally {
             faults.disarm();
@@ -361,37 +539,62 @@ public final class ToolCheck<T> {
         Scenario s = new Scenario();
         int e0 = effects.getAsInt();
         int r0 = faults.requests();
-        Seen first;
-        Seen second;
+        Seen first = null;
+        Seen second = null;
+        String unfinished = null;
         ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
             Thread th = new Thread(r, "effectful-kit-slow-success");
             th.setDaemon(true);
             return th;
         });
+        long started = System.nanoTime();
+        // a body past its deadline gets this long to end before it is judged (and its late request to land)
+        long judgeAt = started + SLOW_BUDGET.toNanos() + STRAGGLER_WAIT.toNanos();
         faults.arm(new Fault.Delay(SLOW_DELAY));
         try (Task t = Task.open(s.taskId, SLOW_BUDGET)) {
             Future<Seen> f1 = pool.submit(Task.wrap(() -> Seen.of(call, s.view)));
             long until = System.nanoTime() + SLOW_BUDGET.toNanos();
             while (faults.requests() == r0 && System.nanoTime() < until && !f1.isDone()) {
-                Thread.onSpinWait();
                 Thread.sleep(5);
             }
             // the model, tired of waiting, retries while the first is still at the receiver
             Future<Seen> f2 = pool.submit(Task.wrap(() -> Seen.of(retry(), s.view)));
-            first = f1.get(30, TimeUnit.SECONDS);
-            second = f2.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            return Verdict.fail(Check.SLOW_SUCCESS, tool, "the calls did not finish: " + e, "a tool call must end"
-                    + " within its task budget");
+            first = within(f1, judgeAt);
+            second = within(f2, judgeAt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            unfinished = "the kit's thread was interrupted";
+        } catch (ExecutionException e) {
+            unfinished = "the call failed in the kit: " + e.getCause();
         } finally {
             faults.disarm();
             pool.shutdownNow();
         }
+        // counted once the bodies have ended and the receiver has answered every request (bounded): an effect
+        // that lands after its caller gave up is still an effect
+        awaitBodies(s.log, judgeAt);
+        awaitIdle(Duration.ofNanos(Math.max(0, judgeAt - System.nanoTime())).plus(SLOW_DELAY));
         int delta = effects.getAsInt() - e0;
         int requests = faults.requests() - r0;
         String happened = "the effect landed " + SLOW_DELAY.toMillis() + " ms into a " + SLOW_BUDGET.toMillis()
                 + " ms budget while a rephrased retry came in: " + requests + " request(s), " + delta + " effect(s);"
-                + " first " + first.describe() + "; retry " + second.describe();
+                + " first " + (first == null ? "had not returned" : first.describe()) + "; retry "
+                + (second == null ? "had not returned" : second.describe());
+        Optional<CallLog.Body> late = s.log.latestPastDeadline()
+                .filter(b -> b.overshootNanos() > OUTLIVED_AFTER.toNanos());
+        if (late.isPresent()) {
+            CallLog.Body b = late.get();
+            return Verdict.fail(Check.SLOW_SUCCESS, tool, happened + "; a body " + (b.ended() ? "ended "
+                    + TimeUnit.NANOSECONDS.toMillis(b.overshootNanos()) + " ms after its deadline" : "was still running "
+                    + TimeUnit.NANOSECONDS.toMillis(b.overshootNanos()) + " ms after its deadline") + ", although the"
+                    + " engine interrupted it there", "a body that outlives its deadline can still apply an effect after"
+                    + " the caller was told unknown: let InterruptedException end the body, or check"
+                    + " Thread.interrupted() in its loop (do not catch and carry on)");
+        }
+        if (unfinished != null || first == null || second == null) {
+            return Verdict.fail(Check.SLOW_SUCCESS, tool, happened + (unfinished == null ? "" : "; " + unfinished),
+                    "a tool call must end within its task budget");
+        }
         if (requests > 1 || delta > 1) {
             return Verdict.fail(Check.SLOW_SUCCESS, tool, happened, s.log.mostAtOnce() > 1
                     ? "two bodies ran at once for one intent: keep the @IntentKey arguments equal in the retry"
@@ -405,6 +608,27 @@ public final class ToolCheck<T> {
         return Verdict.pass(Check.SLOW_SUCCESS, tool, happened);
     }
 
+    /** The call's answer, or null when it has not returned by {@code deadlineNanos}. */
+    private static Seen within(Future<Seen> f, long deadlineNanos) throws InterruptedException, ExecutionException {
+        try {
+            return f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException stillRunning) {
+            return null;
+        }
+    }
+
+    /** Waits until no body of {@code log} runs, at most until {@code deadlineNanos}. */
+    private static void awaitBodies(CallLog log, long deadlineNanos) {
+        while (log.running() > 0 && System.nanoTime() < deadlineNanos) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private Verdict rateLimit(String tool) {
         Scenario s = new Scenario();
         int e0 = effects.getAsInt();
@@ -415,7 +639,7 @@ public final class ToolCheck<T> {
         int r1;
         int r2;
         faults.arm(new Fault.RateLimit(RATE_LIMIT_SECONDS));
-        try (Task t = Task.open(s.taskId, TASK_BUDGET)) {
+        try (Task t = Task.open(s.taskId, taskBudget)) {
             limited = Seen.of(call, s.view);
             // Retry-After counts from the answer, as the engine counts it from the attempt's end
             long at = System.nanoTime();
@@ -466,7 +690,7 @@ public final class ToolCheck<T> {
         int e0 = effects.getAsInt();
         Seen first;
         Seen retry;
-        try (Task t = Task.open(s.taskId, TASK_BUDGET)) {
+        try (Task t = Task.open(s.taskId, taskBudget)) {
             first = Seen.of(call, s.view);
             retry = Seen.of(call, s.view);
         }
@@ -536,7 +760,7 @@ public final class ToolCheck<T> {
 
         private void newTool() {
             target = factory.get();
-            view = GuardedViews.guard(target, process::get, log);
+            view = GuardedViews.guard(target, process::get, log, kit.keys());
         }
 
         /** The process died: a new one over the same journal, with the application's tool built anew. */

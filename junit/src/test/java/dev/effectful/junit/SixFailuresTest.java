@@ -159,7 +159,7 @@ class SixFailuresTest {
     }
 
     @Test
-    void aReadToolIsCheckedForErrorsInA200Only() {
+    void aReadToolIsCheckedForErrorsInA200AndForChangingNothing() {
         FakeHttpService svc = kit.httpService(req -> FakeHttpService.Response.ok("{\"price\":12.5}"))
                 .errorAnswer("{\"error\":\"no such sku\"}");
         Report report = kit.tool(PriceTools.class, () -> new PriceTools(svc.uri()))
@@ -170,6 +170,9 @@ class SixFailuresTest {
 
         report.assertPassed();
         assertThat(report.verdict(Check.ERROR_IN_SUCCESS).orElseThrow().result()).isEqualTo(Verdict.Result.PASS);
+        assertThat(report.verdict(Check.DUPLICATE_DELIVERY).orElseThrow().result()).isEqualTo(Verdict.Result.PASS);
+        assertThat(report.verdict(Check.DUPLICATE_DELIVERY).orElseThrow().happened())
+                .contains("0 effect(s) at the receiver, 0 effect request(s)");
         assertThat(report.verdict(Check.KILL_MID_CALL).orElseThrow().result()).isEqualTo(Verdict.Result.SKIPPED);
     }
 

@@ -29,6 +29,12 @@ public final class Launcher {
                 case "journal": {
                     IsolatedRuntime.quietChronicle();
                     UnsafeWarning.markGiven();
+                    // the jar's manifest is read by this (system) loader; the CLI's isolated loader defines
+                    // its packages without one, so it learns the version from here
+                    String version = Launcher.class.getPackage() == null ? null : Launcher.class.getPackage().getImplementationVersion();
+                    if (version != null && System.getProperty("effectful.version") == null) {
+                        System.setProperty("effectful.version", version);
+                    }
                     ClassLoader loader = IsolatedRuntime.loader();
                     Class<?> cli = Class.forName("dev.effectful.agent.cli.JournalCli", true, loader);
                     Method run = cli.getMethod("run", String[].class);

@@ -17,10 +17,13 @@ public final class Bridge {
         dispatcher = d;
     }
 
-    /** Null when the agent is not running: the advice then lets the body run untouched. */
+    /**
+     * Null when the agent is not running, or when the call is guarded elsewhere ({@link GuardedElsewhere}:
+     * the JUnit kit's own calls): the advice then lets the body run untouched.
+     */
     public static Object enter(Class<?> type, String methodAndDescriptor, Object self, Object[] args) {
         Dispatcher d = dispatcher;
-        return d == null ? null : d.enter(type, methodAndDescriptor, self, args);
+        return d == null || GuardedElsewhere.claims(type) ? null : d.enter(type, methodAndDescriptor, self, args);
     }
 
     public static Object[] arguments(Object handle, Object[] original) {

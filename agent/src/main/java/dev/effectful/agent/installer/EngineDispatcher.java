@@ -1,15 +1,20 @@
 package dev.effectful.agent.installer;
 
 import dev.effectful.EffectKind;
+import dev.effectful.EffectfulTool;
 import dev.effectful.Outcome;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.agent.bridge.Dispatcher;
+import dev.effectful.runtime.classify.Classification;
+import dev.effectful.runtime.classify.Classifier;
+import dev.effectful.runtime.classify.ToolOverrides;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.StartWaits;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.tool.ToolMethods;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,10 +60,12 @@ final class EngineDispatcher implements Dispatcher {
         if (e != null) {
             return e.enter(type, methodAndDescriptor, self, args);
         }
-        if (isRead(type, methodAndDescriptor)) {
-            return null;
-        }
         boolean returnsOutcome = methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;");
+        EffectfulTool read = readTool(type, methodAndDescriptor);
+        if (read != null) {
+            // the body runs unjournaled; what it throws is still answered as the README says (never as itself)
+            return new UnjournaledRead(ToolOverrides.of(read), returnsOutcome);
+        }
         JournalProblem known = starter.refusal().orElse(null);
         if (known != null) {
             // a configuration error (permanent) or a journal another process holds (retryable, 1 s)
@@ -72,11 +79,15 @@ final class EngineDispatcher implements Dispatcher {
 
     @Override
     public Object[] arguments(Object handle, Object[] original) {
-        return handle instanceof Refusal ? original : starter.ready().arguments(handle, original);
+        return handle instanceof Refusal || handle instanceof UnjournaledRead ? original
+                : starter.ready().arguments(handle, original);
     }
 
     @Override
     public boolean skipBody(Object handle) {
+        if (handle instanceof UnjournaledRead) {
+            return false;
+        }
         return handle instanceof Refusal || starter.ready().skipBody(handle);
     }
 
@@ -86,6 +97,9 @@ final class EngineDispatcher implements Dispatcher {
             // a tool declared to return Outcome gets its failure as an Outcome, as from the engine
             return r.returnsOutcome() ? r.outcome() : null;
         }
+        if (handle instanceof UnjournaledRead u) {
+            return u.exit(returned, thrown);
+        }
         return starter.ready().exit(handle, returned, thrown).value();
     }
 
@@ -94,10 +108,45 @@ final class EngineDispatcher implements Dispatcher {
         if (handle instanceof Refusal r) {
             return r.returnsOutcome() ? null : new ToolOutcomeException(r.outcome());
         }
+        if (handle instanceof UnjournaledRead u) {
+            return u.thrown;
+        }
         return starter.ready().thrown(handle);
     }
 
     private record Refusal(Outcome<?> outcome, boolean returnsOutcome) {
+    }
+
+    /**
+     * A READ call that runs while the engine is not there (a configuration error, a journal another process
+     * holds): nothing is journaled, but a failure still reaches the caller as the engine would shape it, an
+     * {@code Outcome} or a {@link ToolOutcomeException} with the original as its cause, classified by the
+     * default rules and the tool's own overrides. Errors (out of memory...) pass as they are.
+     */
+    private static final class UnjournaledRead {
+        private final ToolOverrides overrides;
+        private final boolean returnsOutcome;
+        private Throwable thrown;
+
+        UnjournaledRead(ToolOverrides overrides, boolean returnsOutcome) {
+            this.overrides = overrides;
+            this.returnsOutcome = returnsOutcome;
+        }
+
+        Object exit(Object returned, Throwable t) {
+            if (t == null || t instanceof ToolOutcomeException || !(t instanceof Exception)) {
+                thrown = t;
+                return returned;
+            }
+            Classification c = Classifier.defaults().classify(t, EffectKind.READ, overrides);
+            Outcome<Object> failure = new Outcome<>(c.status(), c.effect(), null, null, c.retryAfterS(), null,
+                    c.message() + " (not journaled: the effectful engine is not running)", null, List.of());
+            if (returnsOutcome) {
+                return failure;
+            }
+            thrown = new ToolOutcomeException(failure, t);
+            return null;
+        }
     }
 
     private CallEngine engine() {
@@ -129,6 +178,15 @@ final class EngineDispatcher implements Dispatcher {
     private String startFailure() {
         return starter.failure().map(cause -> cause.getMessage() == null ? cause.toString() : cause.getMessage())
                 .orElse("not started in time");
+    }
+
+    /** Its own {@code @EffectfulTool} or the one it inherits when that is a READ, else null. */
+    private static EffectfulTool readTool(Class<?> type, String sig) {
+        try {
+            return ToolMethods.annotationOf(type, sig).filter(t -> t.kind() == EffectKind.READ).orElse(null);
+        } catch (RuntimeException | LinkageError unreadable) {
+            return null;
+        }
     }
 
     /** Its own annotation or the one it inherits; a method that cannot be read is not a READ. */

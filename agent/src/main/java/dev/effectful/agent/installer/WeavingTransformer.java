@@ -55,12 +55,22 @@ final class WeavingTransformer implements ClassFileTransformer {
         if (AnnotationPrefilter.mayHoldTool(bytes)) {
             // the application has tools: open the journal while this class is woven, not after (the
             // first weaving may wait for Byte Buddy, the start for Chronicle: both are on the first call's path)
-            starter.startInBackground();
+            startEarly(loader);
             // remembered before its implementations load, even when it has nothing to rewrite (an interface)
             supertypes.sawToolType(loader, name, bytes);
             return guardTools(module, loader, name, redefined, bytes, true);
         }
         return inheritsTool(loader, name, bytes) ? guardTools(module, loader, name, redefined, bytes, false) : null;
+    }
+
+    /**
+     * Opens the journal now, ahead of the first call; in a test JVM with the JUnit kit, at the first call the
+     * agent guards instead ({@link KitOnClassPath}): the kit's own calls never reach the agent's journal.
+     */
+    private void startEarly(ClassLoader loader) {
+        if (!KitOnClassPath.sees(loader)) {
+            starter.startInBackground();
+        }
     }
 
     private boolean inheritsTool(ClassLoader loader, String name, byte[] bytes) {
@@ -91,7 +101,7 @@ final class WeavingTransformer implements ClassFileTransformer {
                 readBridge(module);
                 AgentLog.debug("effectful rewrote " + name.replace('/', '.') + " in " + (System.nanoTime() - t0) / 1000 + " µs");
                 // a class that inherits its tools (the prefilter did not see it) starts the journal here
-                starter.startInBackground();
+                startEarly(loader);
             }
             return rewritten;
         } catch (Throwable t) {

@@ -19,7 +19,8 @@ import java.util.Optional;
  *   <li>the transport has an authenticated principal: it is the actor, whatever the entry says, so one
  *       principal never receives another's stored result;</li>
  *   <li>otherwise {@code effectful.mcp.trust_task}: {@code loopback} (default) believes stdio and
- *       loopback callers, {@code true} everyone, {@code false} no one.</li>
+ *       loopback callers (not a request a proxy forwarded: its peer address is the proxy's), {@code true}
+ *       everyone, {@code false} no one.</li>
  * </ul>
  * The budget is the smaller of what the caller had left and {@code effectful.task.budget}. An entry
  * that is not believed or not well formed is ignored whole: the call runs as it would without it,
@@ -79,7 +80,8 @@ final class RemoteTaskBinding {
         if (!believed) {
             AgentLog.warnOnce("remote-task-untrusted:" + library, "effectful: " + library + " tool requests carry a task"
                     + " entry from a caller that is neither authenticated nor on loopback (" + caller.transport()
-                    + "); it is ignored and each call runs as its own task. Set " + EffectfulConfig.MCP_TRUST_TASK
+                    + "; a request a proxy forwarded is not a loopback caller, whatever its peer address); it is"
+                    + " ignored and each call runs as its own task. Set " + EffectfulConfig.MCP_TRUST_TASK
                     + "=true only if every caller that can reach this server may act in any task");
             return null;
         }

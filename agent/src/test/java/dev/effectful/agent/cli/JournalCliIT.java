@@ -90,4 +90,11 @@ class JournalCliIT {
         assertThat(resolved.code()).as(resolved.err()).isZero();
         assertThat(run("--dir", dir.toString(), "--json", "unresolved").out()).doesNotContain(TestJournals.K_CRASH);
     }
+
+    @Test
+    void versionIsTheJarsOwn() throws Exception {
+        Result v = run("--version");
+        assertThat(v.code()).isZero();
+        assertThat(v.out().strip()).isEqualTo("effectful journal " + System.getProperty("effectful.version", "0.1.0-SNAPSHOT"));
+    }
 }

@@ -4,6 +4,8 @@ import dev.effectful.agent.e2e.apps.GuardApp;
 import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -112,6 +114,54 @@ class ConfigFailClosedIT {
         // guarded: the intent is in the journal before the outcome
         assertThat(JournalContents.of(journal).forCall("pay")).extracting(x -> x.type())
                 .containsExactly(RecordType.INTENT, RecordType.OUTCOME);
+    }
+
+    static List<Object[]> emptyJournalSettings() {
+        List<Object[]> out = new java.util.ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            out.add(new Object[] {jdk, "property"});
+            out.add(new Object[] {jdk, "environment"});
+        }
+        return out;
+    }
+
+    /**
+     * {@code -Deffectful.journal.dir=} or {@code EFFECTFUL_JOURNAL_DIR=} (an unset {@code $VAR} in a container
+     * spec) fails closed like an empty {@code journal=}: no {@code ./effectful-journal} is started, whose
+     * history a restart from another directory would lose. A READ runs, and its checked exception still
+     * reaches the caller wrapped, as the README says, although nothing is journaled.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("emptyJournalSettings")
+    void anEmptyJournalSettingFailsClosedAndNeverUsesTheDefaultDirectory(Jdk jdk, String source) throws Exception {
+        Path work = Files.createDirectories(tmp.resolve("work"));
+        ForkedApp app = ForkedApp.jdk(jdk).main(GuardApp.class, "once_and_timeout").workDir(work)
+                .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"));
+        String name = source.equals("property") ? "from -Deffectful.journal.dir" : "EFFECTFUL_JOURNAL_DIR";
+        app = source.equals("property") ? app.sysprop("effectful.journal.dir", "") : app.env("EFFECTFUL_JOURNAL_DIR", "");
+        app.run(tmp.resolve("logs"), RUN);
+        refusedForGoodButReadsRun(app, "effectful.journal.dir is set but empty", name);
+        loudLineOnce(app, "effectful.journal.dir is set but empty");
+        assertThat(work.resolve("effectful-journal")).doesNotExist();
+        Map<String, String> r = app.results();
+        assertThat(r.get("quote")).startsWith("THROWN {\"outcome\":\"retryable\",\"effect_applied\":\"no\"");
+        assertThat(r).containsEntry("quote_cause", "java.net.SocketTimeoutException");
+    }
+
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    /** A retention too long to compute a cut-off with is a configuration error naming the key, not a retryable overflow. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aRetentionTooLongToComputeWithIsAPermanentConfigurationRefusal(Jdk jdk) throws Exception {
+        Path work = Files.createDirectories(tmp.resolve("work"));
+        ForkedApp app = ForkedApp.jdk(jdk).main(GuardApp.class, "once").workDir(work)
+                .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
+                .agentArgs("journal=" + tmp.resolve("journal") + ",retention=99999999999999d").run(tmp.resolve("logs"), RUN);
+        refusedForGoodButReadsRun(app, "effectful.retention=99999999999999d is too long", "at most 106751d");
+        assertThat(app.stderr()).doesNotContain("overflow");
     }
 
     // ------------------------------------------------------------ the journal directory

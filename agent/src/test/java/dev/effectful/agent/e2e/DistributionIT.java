@@ -18,16 +18,17 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16: what {@code mvn -B install} installs works for a project outside this build.
+ * What {@code mvn -B install} installs works for a project outside this build.
  *
  * <p>The build (parent, annotations, runtime, agent; sources copied, so this build's target/ is
  * left alone) is installed with the README's command into a scratch local repository, then
  * {@code examples/plain-maven} is built against that repository: it takes the API and the agent
- * jar by their coordinates only and runs a test with {@code -javaagent}. Both nested builds see
- * no network: their one remote is a {@code file://} mirror of this build's local repository,
- * which supplies third-party artifacts and plugins; nothing is ever installed into it.
+ * jar by their coordinates only and runs a test with {@code -javaagent}. Both nested builds read
+ * third-party artifacts and plugins from this build's local repository first (a {@code file://}
+ * repository; nothing is ever installed into it) and from Maven Central only for what it lacks, as
+ * on a fresh machine whose local repository holds only what the outer build needed.
  *
- * <p>Issue 19 the same way: {@code examples/junit-kit} takes {@code effectful-junit} by its
+ * <p>The kit the same way: {@code examples/junit-kit} takes {@code effectful-junit} by its
  * coordinates and runs the kit on its own tools in {@code mvn verify}, with no {@code -javaagent},
  * on JDK 17 and (when this machine has it) JDK 25.
  */
@@ -43,15 +44,23 @@ class DistributionIT {
     void installedArtifactsBuildAndRunASeparateProjectByCoordinatesOnly() throws Exception {
         Path outerRepo = Path.of(System.getProperty("effectful.outer.repo", System.getProperty("user.home") + "/.m2/repository"));
         Path scratch = tmp.resolve("repo");
+        // This build's local repository first, Maven Central after it: on a warm machine nothing is
+        // fetched, and on a fresh one (an empty ~/.m2 holds only what the outer build needed) the
+        // plugins only the nested builds use still resolve. Nothing is installed into the outer one.
         Path settings = Files.writeString(tmp.resolve("settings.xml"), """
                 <settings>
-                  <mirrors>
-                    <mirror>
-                      <id>local-file-mirror</id>
-                      <mirrorOf>*</mirrorOf>
-                      <url>%s</url>
-                    </mirror>
-                  </mirrors>
+                  <profiles>
+                    <profile>
+                      <id>outer-first</id>
+                      <repositories>
+                        <repository><id>outer-local</id><url>%1$s</url></repository>
+                      </repositories>
+                      <pluginRepositories>
+                        <pluginRepository><id>outer-local</id><url>%1$s</url></pluginRepository>
+                      </pluginRepositories>
+                    </profile>
+                  </profiles>
+                  <activeProfiles><activeProfile>outer-first</activeProfile></activeProfiles>
                 </settings>
                 """.formatted(outerRepo.toUri()));
 

@@ -287,6 +287,38 @@ class FleetStoreIT {
         assertThat(a.decideAndClaim("down-2", META, rule(EffectKind.MONEY, false), SHORT)).isEqualTo(new Decision.Run(1));
     }
 
+    @Test
+    void aResolutionWithAResultIsWhatEveryHostsRepeatReturns() throws Exception {
+        PostgresIntentStore a = host(Duration.ofMillis(300));
+        a.decideAndClaim("res-r", META, rule(EffectKind.MONEY, false), SHORT);
+        a.apply(0, intent("res-r", 1));
+        a.apply(1, outcome("res-r", 1, "unknown", "unknown", null));
+        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(cfg(Duration.ofSeconds(30)))) {
+            assertThat(view.resolve("res-r", true, "the card statement shows it", "\"ch-77\""))
+                    .isEqualTo(StoreView.Resolution.RESOLVED);
+        }
+        PostgresIntentStore b = host(Duration.ofMillis(300));
+        assertThat(b.decideAndClaim("res-r", META, rule(EffectKind.MONEY, false), SHORT))
+                .isInstanceOfSatisfying(Decision.Replay.class, r -> assertThat(r.resultJson()).isEqualTo("\"ch-77\""));
+    }
+
+    @Test
+    void aWrongPasswordIsAMisconfigurationThatNamesTheSettingsNotAPassingOutage() {
+        PostgresIntentStore wrong = PostgresIntentStore.open(new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES,
+                pg.url(), PostgresServer.USER, "not-the-password", Duration.ofSeconds(2), Duration.ofSeconds(5)),
+                Duration.ofDays(7), new LocalIntentIndex());
+        open.add(wrong);
+        assertThatThrownBy(() -> wrong.decideAndClaim("pw-1", META, rule(EffectKind.MONEY, false), SHORT))
+                .isInstanceOfSatisfying(StoreUnavailableException.class, e -> assertThat(e.misconfigured())
+                        .as("no retry can succeed until someone fixes the settings").isTrue())
+                .hasMessageContaining("refuses this host's settings")
+                .hasMessageContaining("effectful.store.password")
+                .hasMessageNotContaining("not-the-password");
+        // the server being away is still a passing outage
+        PostgresIntentStore right = host(Duration.ofSeconds(2));
+        assertThat(right.decideAndClaim("pw-2", META, rule(EffectKind.MONEY, false), SHORT)).isEqualTo(new Decision.Run(1));
+    }
+
     /** One call as the engine makes it: decide; when the decision is to run, the body's effect, journaled. */
     static Decision call(PostgresIntentStore host, String key, AtomicInteger effects) {
         Decision d = host.decideAndClaim(key, META, rule(EffectKind.MONEY, false), TimeUnit.SECONDS.toNanos(20));

@@ -78,7 +78,7 @@ final class IntentTable {
 
     /** One task's line in {@code tasks}. */
     record TaskRow(String task, String actor, int intents, int attempts, int ok, int failed, int unresolved,
-                   long lastActivity, long records) {
+                   int forPerson, long lastActivity, long records) {
     }
 
     private static final String[] PROBES = {null, ProbeResult.FOUND.word(), ProbeResult.ABSENT.word(),
@@ -335,12 +335,18 @@ final class IntentTable {
         String key = textKey[row] ? textKeyNames.get((int) hi[row]) : String.format("%016x%016x", hi[row], lo[row]);
         String callKind = call[row] == 0 ? null : calls.word(call[row]);
         String c = callKind == null ? null : callKind.substring(0, callKind.indexOf('\u0000'));
-        String k = callKind == null ? null : callKind.substring(callKind.indexOf('\u0000') + 1);
         int t = task[row];
-        String kind = k == null || k.isEmpty() ? null : k;
+        String kind = kindOf(row);
         return new Intent(key, tasks.word(t), t == 0 ? null : actors.word(taskActor[t]), c, kind,
                 attempt[row], STATES[state[row]], PROBES[probe[row]], intentIndex[row],
                 settles(STATES[state[row]], kind, declares[row]));
+    }
+
+    /** The kind word the row's call was journaled with, or null. */
+    private String kindOf(int row) {
+        String callKind = call[row] == 0 ? null : calls.word(call[row]);
+        String k = callKind == null ? null : callKind.substring(callKind.indexOf('\u0000') + 1);
+        return k == null || k.isEmpty() ? null : k;
     }
 
     /**
@@ -389,6 +395,7 @@ final class IntentTable {
         int[] ok = new int[n];
         int[] failed = new int[n];
         int[] unresolved = new int[n];
+        int[] forPerson = new int[n];
         for (int r = 0; r < rows; r++) {
             int t = task[r];
             State s = STATES[state[r]];
@@ -399,6 +406,9 @@ final class IntentTable {
                 failed[t]++;
             } else if (s.unresolved) {
                 unresolved[t]++;
+                if (!settles(s, kindOf(r), declares[r])) {
+                    forPerson[t]++;
+                }
             }
         }
         List<TaskRow> out = new ArrayList<>();
@@ -407,7 +417,7 @@ final class IntentTable {
                 continue;
             }
             out.add(new TaskRow(t == 0 ? "(no task)" : tasks.word(t), taskActor[t] == 0 ? null : actors.word(taskActor[t]),
-                    intents[t], taskAttempts[t], ok[t], failed[t], unresolved[t], taskLast[t], taskRecords[t]));
+                    intents[t], taskAttempts[t], ok[t], failed[t], unresolved[t], forPerson[t], taskLast[t], taskRecords[t]));
         }
         out.sort((a, b) -> Long.compare(b.lastActivity(), a.lastActivity()));
         return out;

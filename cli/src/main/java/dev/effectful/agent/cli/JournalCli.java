@@ -26,12 +26,12 @@ import java.util.concurrent.Callable;
         versionProvider = JournalCli.Version.class,
         description = "Read an Effectful journal: what happened, what is unresolved, and record a person's verdict.",
         subcommands = {TasksCommand.class, ShowCommand.class, UnresolvedCommand.class, TailCommand.class,
-                ExportCommand.class, ResolveCommand.class, VerifyCommand.class},
+                ExportCommand.class, ResolveCommand.class, VerifyCommand.class, SecretCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  0  done; nothing needs a person",
-                "  1  verify found something a person must look at; or part of the journal",
-                "     could not be read",
+                "  1  verify found something a person must look at; secret found secret.key",
+                "     is not the journal's; or part of the journal could not be read",
                 "  2  usage error, or DIR is missing or not a journal",
                 "  3  unresolved intents exist (unresolved)",
                 "  4  resolve refused: the intent is not unresolved, or the running writer",
@@ -116,15 +116,30 @@ public final class JournalCli implements Callable<Integer> {
                 ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
         // picocli lists only the first line of each command's description; ours are whole sentences
         cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, JournalCli::commandList);
+        cl.setExecutionStrategy(parsed -> {
+            String problem = cli.settingsProblem();
+            if (problem != null) {
+                CommandLine.ParseResult last = parsed;
+                while (last.hasSubcommand()) {
+                    last = last.subcommand();
+                }
+                // a usage error (exit 2) before any command runs: never a read of some other journal instead
+                throw new CommandLine.ParameterException(last.commandSpec().commandLine(), problem);
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cl.setParameterExceptionHandler((e, a) -> {
-            err.println("effectful journal: " + oneLine(e.getMessage()) + " (try: "
+            String hint = e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()
+                    ? "; did you mean: " + String.join(" or ", u.getSuggestions()) + "?"
+                    : "";
+            err.println("effectful journal: " + oneLine(e.getMessage()) + hint + " (try: "
                     + e.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             return USAGE;
         });
         cl.setExecutionExceptionHandler((e, c, p) -> {
             out.flush();
             if (e instanceof CliException ce) {
-                err.println("effectful journal: " + ce.getMessage());
+                err.println("effectful journal: " + dev.effectful.runtime.log.PrintableText.escape(ce.getMessage()));
                 return ce.exitCode();
             }
             if (causedBy(e, OutOfMemoryError.class)) {
@@ -179,9 +194,31 @@ public final class JournalCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        err.println("effectful journal: a command is required: tasks, show, unresolved, tail, export, resolve, verify"
+        err.println("effectful journal: a command is required: tasks, show, unresolved, tail, export, resolve, verify,"
+                + " secret"
                 + " (try: journal --help)");
         return USAGE;
+    }
+
+    /**
+     * What makes the settings unusable before any command runs, or null: a {@code --store} kind this build
+     * has no store for (it would otherwise read the local journal and answer for the wrong one), or a journal
+     * directory setting that is present but empty (an unset {@code $VAR}), which the agent refuses too.
+     */
+    String settingsProblem() {
+        if (store != null && !"local".equalsIgnoreCase(store) && !SharedStoreView.exists(store)) {
+            return "unknown store '" + Table.clean(store) + "' for --store: use local (this host's journal) or postgres"
+                    + " (the fleet's shared store)";
+        }
+        if (dir == null) {
+            String p = System.getProperty("effectful.journal.dir");
+            String e = env.get("EFFECTFUL_JOURNAL_DIR");
+            if (p != null ? p.isBlank() : e != null && e.isBlank()) {
+                return (p != null ? "-Deffectful.journal.dir" : "EFFECTFUL_JOURNAL_DIR") + " is set but empty; give"
+                        + " --dir DIR or set it to the journal directory";
+            }
+        }
+        return null;
     }
 
     /** The journal directory as the contract orders the sources. */
@@ -232,8 +269,11 @@ public final class JournalCli implements Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = JournalCli.class.getPackage() == null ? null : JournalCli.class.getPackage().getImplementationVersion();
-            return new String[]{"effectful journal " + (v == null ? "(development build)" : v)};
+            String v = System.getProperty("effectful.version");
+            if (v == null && JournalCli.class.getPackage() != null) {
+                v = JournalCli.class.getPackage().getImplementationVersion();
+            }
+            return new String[]{"effectful journal " + (v == null ? "(version unknown: not run from the agent jar)" : v)};
         }
     }
 }

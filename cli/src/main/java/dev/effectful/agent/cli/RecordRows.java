@@ -18,7 +18,7 @@ final class RecordRows {
 
     static void add(Table t, JournalRecord r, ZoneId zone) {
         String outcome = r.outcome() != null ? r.outcome().word() : r.probe() == null ? null : r.probe().word();
-        t.row(Times.human(r.started(), zone),
+        t.row(Times.human(when(r), zone),
                 r.type().word(),
                 r.task(),
                 r.call() == null ? null : r.call() + (r.kind() == null ? "" : " (" + r.kind().word() + ")"),
@@ -29,6 +29,15 @@ final class RecordRows {
                         Style.codeFor(r.effectApplied() == null ? null : r.effectApplied().word())),
                 r.durationMs() == null ? null : Times.duration(r.durationMs()),
                 detail(r));
+    }
+
+    /**
+     * When the record's event happened: an outcome's {@code started} is its attempt's start (so the
+     * pair can be matched), but a person reading the rows wants the moment it ended.
+     */
+    static long when(JournalRecord r) {
+        return r.type() == dev.effectful.runtime.journal.RecordType.OUTCOME && r.durationMs() != null
+                ? r.started() + r.durationMs() : r.started();
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.effectful.runtime.journal.ChronicleJournal;
 import dev.effectful.runtime.journal.JournalFollower;
 import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.journal.JournalOwners;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
@@ -47,7 +48,7 @@ final class ResolveCommand implements Callable<Integer> {
     @ParentCommand
     JournalCli cli;
 
-    @Parameters(paramLabel = "KEY", description = "the intent key (see: journal unresolved)")
+    @Parameters(paramLabel = "KEY", description = "the intent key, or its first 6 or more hex digits when they name one key (see: journal unresolved)")
     String key;
 
     @Option(names = "--applied", required = true, paramLabel = "yes|no", description = "whether the effect happened")
@@ -78,12 +79,18 @@ final class ResolveCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         String resultJson = checkedResult();
         if (cli.sharedStore()) {
-            if (resultJson != null) {
-                throw new CliException(JournalCli.USAGE, "--result is not supported with --store postgres");
-            }
-            return SharedStoreView.resolve(cli, key, applied == Applied.yes, note);
+            return SharedStoreView.resolve(cli, key, applied == Applied.yes, note, resultJson);
+        }
+        String given = key;
+        key = KeyPrefixes.expand(cli, key, false);
+        if (!key.equals(given)) {
+            cli.err.println("effectful journal: " + Table.clean(given) + " is intent " + key);
         }
         Path dir = cli.journalDir();
+        java.util.Optional<String> foreign = JournalOwners.cliWriteProblem(dir, cli.env);
+        if (foreign.isPresent()) {
+            throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
+        }
         if (JournalLock.isHeld(dir)) {
             Integer done = handOver(dir, resultJson);
             if (done != null) {
@@ -282,7 +289,7 @@ final class ResolveCommand implements Callable<Integer> {
             cli.out.println(Json.record(resolution, cli.zone));
             return;
         }
-        cli.out.println("resolved " + key + " (task " + t.from().task() + ", " + t.from().call() + ", was "
+        cli.out.println("resolved " + key + " (task " + Table.clean(t.from().task()) + ", " + Table.clean(t.from().call()) + ", was "
                 + t.intent().state().word + "): effect applied " + applied.name()
                 + (writerPid == null ? "" : "; recorded by the running writer (pid " + writerPid + ")"));
         if (applied == Applied.no) {

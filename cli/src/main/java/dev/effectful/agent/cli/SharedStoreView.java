@@ -97,11 +97,12 @@ final class SharedStoreView {
         }
     }
 
-    static int resolve(JournalCli cli, String key, boolean applied, String note) throws CliException {
+    static int resolve(JournalCli cli, String key, boolean applied, String note, String resultJson) throws CliException {
         try (StoreView view = open(cli.store)) {
-            return switch (view.resolve(key, applied, note)) {
+            return switch (view.resolve(key, applied, note, resultJson)) {
                 case RESOLVED -> {
-                    cli.out.println("resolved " + key + " in the shared store: applied " + (applied ? "yes" : "no"));
+                    cli.out.println("resolved " + key + " in the shared store: applied " + (applied ? "yes" : "no")
+                            + (resultJson == null ? "" : "; every host's repeat returns " + resultJson));
                     yield JournalCli.OK;
                 }
                 case NO_SUCH_INTENT -> throw new CliException(JournalCli.USAGE, "no intent " + key + " in the shared store");
@@ -114,6 +115,7 @@ final class SharedStoreView {
     }
 
     private static CliException unavailable(StoreUnavailableException e) {
-        return new CliException(JournalCli.USAGE, "shared store unavailable: " + e.getMessage());
+        return new CliException(JournalCli.USAGE, (e.misconfigured() ? "shared store refuses these settings: "
+                : "shared store unavailable: ") + e.getMessage());
     }
 }

@@ -13,11 +13,12 @@ final class ShowCommand implements Callable<Integer> {
     @ParentCommand
     JournalCli cli;
 
-    @Parameters(paramLabel = "TASK_OR_KEY", description = "a task id, or a 32-hex-digit intent key")
+    @Parameters(paramLabel = "TASK_OR_KEY", description = "a task id, or an intent key (32 hex digits, or the first 6 or more when they name one key)")
     String id;
 
     @Override
     public Integer call() throws CliException {
+        String id = KeyPrefixes.expand(cli, this.id, true);
         Table table = RecordRows.table();
         long[] matched = {0};
         JournalReader.Report report;

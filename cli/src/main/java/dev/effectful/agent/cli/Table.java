@@ -90,25 +90,12 @@ final class Table {
     }
 
     /**
-     * Journal text is written by tools and models: control characters (an ESC sequence in a
-     * message could rewrite the operator's terminal) and line breaks become visible '?' marks.
+     * Journal text is written by tools, models and callers (a task id may come over MCP): control
+     * characters (an ESC sequence in a message could rewrite the operator's terminal) and line
+     * breaks become visible escapes, so one record stays one line.
      */
     static String clean(String s) {
-        if (s == null) {
-            return "-";
-        }
-        StringBuilder sb = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean bad = c < 0x20 || (c >= 0x7f && c < 0xa0);
-            if (bad && sb == null) {
-                sb = new StringBuilder(s.length()).append(s, 0, i);
-            }
-            if (sb != null) {
-                sb.append(bad ? (c == '\n' || c == '\t' || c == '\r' ? ' ' : '?') : c);
-            }
-        }
-        return sb == null ? s : sb.toString();
+        return s == null ? "-" : dev.effectful.runtime.log.PrintableText.escape(s);
     }
 
     private static String stripEnd(StringBuilder sb) {

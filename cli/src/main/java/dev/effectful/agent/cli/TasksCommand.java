@@ -43,6 +43,7 @@ final class TasksCommand implements Callable<Integer> {
                     g.writeNumberField("ok", t.ok());
                     g.writeNumberField("failed", t.failed());
                     g.writeNumberField("unresolved", t.unresolved());
+                    g.writeNumberField("needs_person", t.forPerson());
                     g.writeNumberField("records", t.records());
                     if (t.lastActivity() > 0) {
                         g.writeStringField("last_activity", Times.iso(t.lastActivity(), cli.zone));
@@ -52,12 +53,14 @@ final class TasksCommand implements Callable<Integer> {
         } else if (rows.isEmpty()) {
             cli.out.println("no tasks in " + cli.journalDir());
         } else {
-            Table out = new Table("TASK", "ACTOR", "INTENTS>", "ATTEMPTS>", "OK>", "FAILED>", "UNRESOLVED>", "LAST ACTIVITY", "AGO>");
+            Table out = new Table("TASK", "ACTOR", "INTENTS>", "ATTEMPTS>", "OK>", "FAILED>", "UNRESOLVED>", "FOR A PERSON>", "LAST ACTIVITY", "AGO>");
             for (IntentTable.TaskRow t : rows) {
                 out.row(t.task(), t.actor(), t.intents(), t.attempts(),
                         new Table.Cell(String.valueOf(t.ok()), t.ok() > 0 ? "32" : null),
                         new Table.Cell(String.valueOf(t.failed()), t.failed() > 0 ? "31" : null),
-                        new Table.Cell(String.valueOf(t.unresolved()), t.unresolved() > 0 ? "1;31" : null),
+                        // red only where a person must act; the rest the next call settles (as `unresolved` says)
+                        new Table.Cell(String.valueOf(t.unresolved()), t.forPerson() > 0 ? "1;31" : t.unresolved() > 0 ? "33" : null),
+                        new Table.Cell(String.valueOf(t.forPerson()), t.forPerson() > 0 ? "1;31" : null),
                         Times.human(t.lastActivity(), cli.zone),
                         t.lastActivity() > 0 ? Times.duration(cli.now() - t.lastActivity()) : null);
             }

@@ -92,7 +92,7 @@ final class UnresolvedCommand implements Callable<Integer> {
         table(rows).print(cli.out, cli.style);
         cli.out.println();
         cli.out.println("Check each effect at its receiver, then record the verdict:");
-        cli.out.println("  journal resolve KEY --applied yes|no [--note TEXT]   (with the agent's process stopped)");
+        cli.out.println("  journal resolve KEY --applied yes|no [--note TEXT]   (works while the agent runs)");
     }
 
     private Table table(List<Row> rows) {

@@ -64,6 +64,10 @@ final class VerifyCommand implements Callable<Integer> {
         allDamage.addAll(inFiles);
         int acknowledgedNow = 0;
         if (acknowledge && !allDamage.isEmpty()) {
+            java.util.Optional<String> foreign = dev.effectful.runtime.journal.JournalOwners.cliWriteProblem(dir, cli.env);
+            if (foreign.isPresent()) {
+                throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
+            }
             try {
                 acknowledgedNow = DamageAcknowledgements.acknowledge(dir, allDamage,
                         "journal verify --acknowledge by " + System.getProperty("user.name", "?"));
@@ -242,7 +246,7 @@ final class VerifyCommand implements Callable<Integer> {
                         // records in a moved file, or hidden by a broken header, are read by no tailer:
                         // only this scan can name them (a checksum failure in a sound file is the tailer's)
                         for (CycleFileScan.Bad b : r.damagedRecords()) {
-                            records.add(RecordDamage.inFile(name, b.offset(), b.crc()));
+                            records.add(RecordDamage.inFile(name, b));
                         }
                     }
                     if (aside) {

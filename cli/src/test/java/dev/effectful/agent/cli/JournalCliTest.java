@@ -72,6 +72,41 @@ class JournalCliTest {
         assertThat(r.out()).doesNotContain("\u001b[");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"tasks", "unresolved", "show"})
+    void anUnknownStoreKindIsAUsageErrorAndNeverAReadOfTheLocalJournal(String command) {
+        Run r = command.equals("show") ? cli("--dir", d, "--store", "postgre", command, "ord-1")
+                : cli("--dir", d, "--store", "postgre", command);
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown store 'postgre' for --store", "local", "postgres");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void anEmptyJournalDirectoryVariableIsAUsageErrorNotTheDefaultDirectory() {
+        Run r = cli(Map.of("EFFECTFUL_JOURNAL_DIR", ""), false, "tasks");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("EFFECTFUL_JOURNAL_DIR is set but empty", "--dir");
+        assertThat(cli(Map.of("EFFECTFUL_JOURNAL_DIR", ""), false, "--dir", d, "tasks").code()).isZero();
+    }
+
+    @Test
+    void tasksCountsApartWhatOnlyAPersonCanSettle() throws Exception {
+        Path j2 = tmp.resolve("settling");
+        try (ChronicleJournal j = ChronicleJournal.openWriter(j2, false, null, null)) {
+            j.append(TestJournals.intent("t", "set_status", "idempotent", K_OK, 1, TestJournals.T0, "{}"));
+            j.append(TestJournals.outcome("t", "set_status", "idempotent", K_OK, 1, TestJournals.T0, "unknown", "unknown", null, 5L));
+            j.append(TestJournals.intent("t", "send_sms", "send", K_UNKNOWN, 1, TestJournals.T0 + 10, "{}"));
+        }
+        JsonNode t = lines(cli("--dir", j2.toString(), "--json", "tasks").out()).get(0);
+        assertThat(t.get("unresolved").asInt()).isEqualTo(2);
+        assertThat(t.get("needs_person").asInt()).as("the idempotent call settles on its next call").isEqualTo(1);
+        assertThat(cli("--dir", j2.toString(), "tasks").out().split("\n")[0]).contains("FOR A PERSON");
+        Run unresolved = cli("--dir", j2.toString(), "--json", "unresolved");
+        assertThat(lines(unresolved.out()).stream().filter(n -> !n.get("settles_on_next_call").asBoolean()).count())
+                .as("tasks and unresolved agree").isEqualTo(1);
+    }
+
     @Test
     void tasksJsonIsOneDocumentPerLine() throws Exception {
         Run r = cli("--dir", d, "--json", "tasks");
@@ -126,6 +161,20 @@ class JournalCliTest {
         assertThat(crash.get("age_s").asLong()).isPositive();
         assertThat(docs.get(1).get("attempt").asInt()).isEqualTo(2);
         assertThat(docs.get(2).get("probe").asText()).isEqualTo("failed");
+    }
+
+    @Test
+    void aMistypedCommandIsAUsageErrorThatNamesTheNearestCommand() {
+        Run r = cli("--dir", d, "taks");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("'taks'; did you mean: tasks");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void unresolvedFooterSaysResolveWorksOnALiveJournal() {
+        Run r = cli("--dir", d, "unresolved");
+        assertThat(r.out()).contains("works while the agent runs").doesNotContain("process stopped");
     }
 
     @Test
@@ -296,6 +345,38 @@ class JournalCliTest {
     }
 
     @Test
+    void showPrintsAnOutcomeAtTheMomentItsAttemptEnded() throws Exception {
+        Path slow = tmp.resolve("slow");
+        try (ChronicleJournal j = ChronicleJournal.openWriter(slow, false, null, null)) {
+            j.append(TestJournals.intent("t", "send", "send", K_OK, 1, TestJournals.T0, "{}"));
+            j.append(TestJournals.outcome("t", "send", "send", K_OK, 1, TestJournals.T0, "ok", "yes", "1", 61_000L));
+        }
+        String[] rows = cli("--dir", slow.toString(), "show", "t").out().split("\n");
+        java.time.ZoneId zone = java.time.ZoneId.systemDefault();
+        assertThat(rows[1]).startsWith(Times.human(TestJournals.T0, zone)).contains("intent");
+        assertThat(rows[2]).startsWith(Times.human(TestJournals.T0 + 61_000L, zone)).contains("outcome", "1 m 01 s");
+    }
+
+    @Test
+    void aShortenedKeyAsTablesPrintItNamesItsIntentWhenItIsTheOnlyOne() throws Exception {
+        Run shown = cli("--dir", d, "--json", "show", K_CRASH.substring(0, 8) + "…");
+        assertThat(shown.code()).as(shown.err()).isZero();
+        assertThat(lines(shown.out())).isNotEmpty().allSatisfy(n -> assertThat(n.get("intent_key").asText()).isEqualTo(K_CRASH));
+
+        Run ambiguous = cli("--dir", d, "show", "0000000000");
+        assertThat(ambiguous.code()).isEqualTo(2);
+        assertThat(ambiguous.err()).contains("starts more than one intent key", K_UNKNOWN, K_PROBE_FAILED, "give more digits");
+
+        Run tooShort = cli("--dir", d, "resolve", "fedcb", "--applied", "no");
+        assertThat(tooShort.code()).as("five digits are not a handle").isEqualTo(2);
+
+        Run resolved = cli("--dir", d, "resolve", K_CRASH.substring(0, 8), "--applied", "yes", "--note", "found it");
+        assertThat(resolved.code()).as(resolved.err()).isZero();
+        assertThat(resolved.err()).contains(K_CRASH.substring(0, 8) + " is intent " + K_CRASH);
+        assertThat(resolved.out()).contains("resolved " + K_CRASH);
+    }
+
+    @Test
     void resolveRecordsAVerdictAndTheIntentIsNoLongerUnresolved() throws Exception {
         Run r = cli("--dir", d, "resolve", K_CRASH, "--applied", "yes", "--note", "order 5512 exists in the shop");
         assertThat(r.code()).as(r.err()).isZero();
@@ -402,6 +483,6 @@ class JournalCliTest {
                     .call("x").outcome(OutcomeWord.OK).message("evil \u001b]0;pwned\u0007 text\nsecond line").build());
         }
         Run r = cli("--dir", d, "show", "ord-1");
-        assertThat(r.out()).doesNotContain("\u001b").doesNotContain("\u0007").contains("evil ?]0;pwned? text second line");
+        assertThat(r.out()).doesNotContain("\u001b").doesNotContain("\u0007").contains("evil \\u001b]0;pwned\\u0007 text second line");
     }
 }

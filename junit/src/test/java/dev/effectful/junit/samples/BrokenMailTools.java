@@ -5,6 +5,7 @@ import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 
@@ -108,6 +109,95 @@ public final class BrokenMailTools {
                 r = post("emails?order=" + q(orderId), text);
             }
             return bodyOf(r);
+        }
+
+        public String findEmail(String orderId, String text) throws IOException, InterruptedException {
+            HttpResponse<String> r = get("emails?order=" + q(orderId));
+            return r.statusCode() == 200 ? r.body() : null;
+        }
+
+        void checkSent(String answer) {
+            if (answer.contains("\"error\"")) {
+                throw new IllegalArgumentException("the mail service refused: " + answer);
+            }
+        }
+    }
+
+    /** A READ that emails the customer on every call: "we saw you checked your order". */
+    public static class ReadThatSends extends HttpTool {
+        public ReadThatSends(URI base) {
+            super(base);
+        }
+
+        @EffectfulTool(kind = EffectKind.READ, name = "order_status", check = "checkStatus")
+        public String orderStatus(@IntentKey String orderId) throws IOException, InterruptedException {
+            String status = bodyOf(get("status?order=" + q(orderId)));
+            post("emails?order=" + q(orderId), "You checked your order: " + status);
+            return status;
+        }
+
+        void checkStatus(String answer) {
+            if (answer.contains("\"error\"")) {
+                throw new IllegalArgumentException("the shop failed: " + answer);
+            }
+        }
+    }
+
+    /**
+     * Denies an effect that landed: a lost answer (an IOException after the mail went) is wrapped in an
+     * unchecked exception the tool declares retryable, so the outcome says effect no.
+     */
+    public static class DeniesLostAnswer extends HttpTool {
+        public DeniesLostAnswer(URI base) {
+            super(base);
+        }
+
+        @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail", check = "checkSent",
+                retryableOn = UncheckedIOException.class)
+        public String sendEmail(@IntentKey String orderId, String text) throws InterruptedException {
+            try {
+                return bodyOf(post("emails?order=" + q(orderId), text));
+            } catch (IOException e) {
+                throw new UncheckedIOException("the mail service did not answer; try again", e);
+            }
+        }
+
+        public String findEmail(String orderId, String text) throws IOException, InterruptedException {
+            HttpResponse<String> r = get("emails?order=" + q(orderId));
+            return r.statusCode() == 200 ? r.body() : null;
+        }
+
+        void checkSent(String answer) {
+            if (answer.contains("\"error\"")) {
+                throw new IllegalArgumentException("the mail service refused: " + answer);
+            }
+        }
+    }
+
+    /**
+     * Outlives its deadline: after sending it polls for the delivery receipt, and an interrupt (the
+     * engine's deadline) is caught and the polling goes on.
+     */
+    public static class SwallowsInterrupt extends HttpTool {
+        public SwallowsInterrupt(URI base) {
+            super(base);
+        }
+
+        @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail", check = "checkSent")
+        public String sendEmail(@IntentKey String orderId, String text) throws IOException, InterruptedException {
+            String sent = bodyOf(post("emails?order=" + q(orderId), text));
+            long giveUp = System.nanoTime() + 2_500_000_000L;
+            while (System.nanoTime() < giveUp) {
+                try {
+                    if (get("receipts?order=" + q(orderId)).statusCode() == 200) {
+                        return sent;
+                    }
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    // "not now": keep waiting for the receipt
+                }
+            }
+            return sent;
         }
 
         public String findEmail(String orderId, String text) throws IOException, InterruptedException {

@@ -16,7 +16,7 @@ public class PriceTools extends HttpTool {
 
     @EffectfulTool(kind = EffectKind.READ, name = "get_price", check = "checkPrice")
     public String price(@IntentKey String sku) throws IOException, InterruptedException {
-        return bodyOf(post("prices?sku=" + q(sku), ""));
+        return bodyOf(get("prices?sku=" + q(sku)));
     }
 
     void checkPrice(String answer) {

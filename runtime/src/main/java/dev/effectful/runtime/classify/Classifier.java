@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * The one place where a failure becomes a closed outcome (CONTRACT.md, "Exceptions to outcomes").
+ * The one place where a failure becomes a closed outcome (docs/OUTCOMES.md, "Outcome classification").
  *
  * <p>For a thrown exception the cause chain is walked (bounded, cycle-safe) and the first link
  * that a rule names decides, with this precedence:

@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * The default table "exception -> meaning" of CONTRACT.md, in one place. Rows are tried in order
+ * The default table "exception -> meaning" of docs/OUTCOMES.md, in one place. Rows are tried in order
  * on one link of a cause chain and the first that matches wins, so a subclass row must come
  * before its superclass row.
  */

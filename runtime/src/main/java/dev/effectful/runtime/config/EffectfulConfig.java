@@ -304,6 +304,12 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
         <T> T get(String key, Function<String, T> parse, T fallback) {
             Optional<String> raw = src.get(key);
             if (raw.isEmpty()) {
+                if (src.givenEmpty(key)) {
+                    // -Dkey= or KEY= (an unset $VAR in a container spec) is a mistake, not "use the default":
+                    // a default journal directory would silently start a new history elsewhere
+                    errors.add(new Problem(key, key + " is set but empty; give it a value or remove the setting ["
+                            + src.origin(key) + "]"));
+                }
                 return fallback;
             }
             try {
@@ -429,6 +435,13 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
         return d[a.length()][b.length()];
     }
 
+    /**
+     * The longest duration any key takes: what a signed 64-bit count of nanoseconds holds (about 292
+     * years). Deadlines and retention cut-offs are computed in nanoseconds and milliseconds; a longer
+     * value would overflow there, at the first call, as a retryable error no retry can fix.
+     */
+    static final Duration MAX_DURATION = Duration.ofDays(106_751);
+
     static Duration parseDuration(String key, String v) {
         String s = v.trim().toLowerCase(Locale.ROOT);
         try {
@@ -450,7 +463,16 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             if (d.isNegative()) {
                 throw new IllegalArgumentException();
             }
+            if (d.compareTo(MAX_DURATION) > 0) {
+                throw new IllegalArgumentException(key + "=" + v + " is too long: at most " + MAX_DURATION.toDays()
+                        + "d (a deadline or cut-off must stay a count of nanoseconds)");
+            }
             return d;
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(key)) {
+                throw e;
+            }
+            throw new IllegalArgumentException(key + "=" + v + " is not a duration (7d, 12h, 30m, 45s, 500ms or ISO-8601 PT1H)");
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(key + "=" + v + " is not a duration (7d, 12h, 30m, 45s, 500ms or ISO-8601 PT1H)");
         }
@@ -466,8 +488,8 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 default -> 0;
             };
             long n = Long.parseLong(shift == 0 ? s : s.substring(0, s.length() - 1));
-            if (n < 0) {
-                throw new IllegalArgumentException();
+            if (n < 0 || n > Long.MAX_VALUE >> shift) {
+                throw new IllegalArgumentException(); // n << shift would wrap round to a small or negative size
             }
             return n << shift;
         } catch (RuntimeException e) {
@@ -500,6 +522,18 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 v = env.get(envName(key));
             }
             return Optional.ofNullable(v).filter(s -> !s.isBlank());
+        }
+
+        /** True when {@code key} is present in a system property or the environment, with a blank value. */
+        boolean givenEmpty(String key) {
+            if (agentArgs.containsKey(key)) {
+                return false; // the agent argument's own parser reports "has no value"
+            }
+            String v = sys.apply(key);
+            if (v == null) {
+                v = env.get(envName(key));
+            }
+            return v != null && v.isBlank();
         }
 
         /** Where the value of {@code key} came from, for the message that names it. */

@@ -4,10 +4,13 @@ import dev.effectful.EffectApplied;
 import dev.effectful.Status;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.keys.EarlierKeys;
 import dev.effectful.runtime.keys.IntentKeys;
+import dev.effectful.runtime.keys.KeySecretException;
 import dev.effectful.runtime.json.NotCanonicalException;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.Decision;
+import dev.effectful.runtime.reentry.IntentState;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.ReentryRules;
 import dev.effectful.runtime.reentry.ResolveHint;
@@ -46,6 +49,8 @@ final class Admission {
     private final Refusals refusals;
     private final CallRecords records;
     private final VerbOrdinals ordinals = new VerbOrdinals();
+    /** Whether the journal may hold keys of the earlier format ({@code KeyFormat}); set before the first call. */
+    private boolean earlierKeys;
 
     Admission(ArgsRenderer argsRenderer, IntentStore store, InFlightCalls inFlight, BatchProtocol batches,
               ResolutionRequests resolutions, ResolveHint hint, Execution execution, Replays replays, Refusals refusals,
@@ -78,7 +83,7 @@ final class Admission {
                     return true;
                 }
                 if (tool.hasIntentKey() && c.intentKey != null) {
-                    ArgsRenderer.KeyParts parts = argsRenderer.keyParts(mine, tool.params());
+                    ArgsRenderer.KeyParts parts = argsRenderer.keyParts(null, mine, tool.params());
                     if (c.intentKey.equals(IntentKeys.derive(c.task.id(), c.task.actor(), tool.verb(), parts.target(),
                             parts.slot()))) {
                         return true;
@@ -89,6 +94,11 @@ final class Admission {
             }
         }
         return false;
+    }
+
+    /** The journal's version mark says some of its keys may be plain joins: those are looked up too. */
+    void journalHoldsEarlierKeys() {
+        earlierKeys = true;
     }
 
     /** Admits {@code call}: on return its body may run, or it is answered ({@link Call#bodySkipped}). */
@@ -126,7 +136,7 @@ final class Admission {
         }
         if (resolutions != null) {
             // a verdict given a moment ago must not wait for the watcher's next look
-            resolutions.beforeCall(call.intentKey, tool);
+            resolutions.beforeCall(call.intentKey, tool, call.task.leftNanos());
         }
         reenter(call);
     }
@@ -142,13 +152,21 @@ final class Admission {
         }
         ArgsRenderer.KeyParts parts;
         try {
-            parts = argsRenderer.keyParts(call.args, tool.params());
+            parts = argsRenderer.keyParts(call.self, call.args, tool.params());
         } catch (NotCanonicalException e) {
             refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+            return false;
+        } catch (KeySecretException e) {
+            refusals.refuse(call, e.retryable() ? Status.RETRYABLE : Status.PERMANENT, EffectApplied.NO,
+                    e.retryable() ? 5L : null, e.getMessage() + "; the call was not made");
             return false;
         }
         String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());
         call.intentKey = IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot());
+        if (earlierKeys && !tool.isRead() && IntentKeys.escapingChanges(task.id(), task.actor(), tool.verb(), target,
+                parts.slot()) && !earlierKey(call, target, parts.slot())) {
+            return false;
+        }
         // after the key (the refusal names the intent it refused), before any intent is written
         if (task.hasBudget()) {
             long left = task.leftNanos();
@@ -159,6 +177,32 @@ final class Admission {
                                 + "): not started; stop and report to the user");
                 return false;
             }
+        }
+        return true;
+    }
+
+    /**
+     * A tuple whose key the escaping changed, in a journal that may hold its key of the earlier
+     * format: the call goes under the earlier key when that is this tuple's intent (so it is neither
+     * run again nor lost), or is held when that intent may be this call's and has no known outcome.
+     * False when the call was refused.
+     */
+    private boolean earlierKey(Call call, String target, String slot) {
+        TaskContext task = call.task;
+        String earlier = IntentKeys.legacy(task.id(), task.actor(), call.tool.verb(), target, slot);
+        // the store's local view: the earlier keys are this journal's own, replayed at start
+        java.util.Optional<IntentState> earlierState = store.get(earlier);
+        java.util.Optional<EarlierKeys.Owner> owner = earlierState.filter(s -> s.resultIndex() >= 0)
+                .flatMap(s -> records.read(s.resultIndex()))
+                .filter(r -> earlier.equals(r.intentKey()))
+                .map(r -> new EarlierKeys.Owner(r.task(), r.actor(), r.call()));
+        EarlierKeys.Choice choice = EarlierKeys.choose(store.get(call.intentKey), earlierState, owner,
+                new EarlierKeys.Owner(task.id(), task.actor(), call.tool.verb()), earlier);
+        if (choice instanceof EarlierKeys.Choice.Earlier e) {
+            call.intentKey = e.key();
+        } else if (choice instanceof EarlierKeys.Choice.Hold h) {
+            refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, h.message());
+            return false;
         }
         return true;
     }
@@ -175,7 +219,8 @@ final class Admission {
                             call.intentKey, now, hint),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {
-            JournalProblem down = new JournalProblem(JournalProblem.Cause.STORE_DOWN, e.getMessage());
+            JournalProblem down = new JournalProblem(e.misconfigured() ? JournalProblem.Cause.MISCONFIGURED
+                    : JournalProblem.Cause.STORE_DOWN, e.getMessage());
             refusals.refuse(call, down.status(), EffectApplied.NO, down.retryAfterS(), e.getMessage()
                     + "; the call was not made");
             return;

@@ -102,7 +102,8 @@ final class BatchProtocol {
                         steps.store().abandon(claimed.key, claimed.attempt);
                     }
                 }
-                steps.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                steps.refuse(call, e.misconfigured() ? Status.PERMANENT : Status.RETRYABLE, EffectApplied.NO, null,
+                        e.getMessage() + "; the call was not made");
                 return;
             }
         }

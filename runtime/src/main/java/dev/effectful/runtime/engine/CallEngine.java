@@ -56,7 +56,9 @@ public final class CallEngine implements AutoCloseable {
         this.argsRenderer = argsRenderer;
         boolean local = journal.available() && journal.journal().directory() != null;
         // the paste-ready resolve command held intents name
-        ResolveHint hint = local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
+        ResolveHint hint = config.store().kind() != EffectfulConfig.StoreKind.LOCAL
+                ? ResolveHint.forStore(config.store().kind().name().toLowerCase(java.util.Locale.ROOT))
+                : local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
         this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
                 inFlight::isRunning) : null;
         OutcomeShaper shaper = new OutcomeShaper(config.failure());
@@ -72,6 +74,9 @@ public final class CallEngine implements AutoCloseable {
         BatchProtocol batches = new BatchProtocol(steps);
         this.admission = new Admission(argsRenderer, store, inFlight, batches, resolutions, hint, execution, replays,
                 refusals, records);
+        if (local && dev.effectful.runtime.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
+            admission.journalHoldsEarlierKeys();
+        }
         this.conclusion = new Conclusion(steps, results, replays, resolutions, batches);
         owned.own(execution.interrupter());
         if (resolutions != null) {
@@ -154,7 +159,8 @@ public final class CallEngine implements AutoCloseable {
             result = conclusion.conclude(call, returned, thrown);
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("exit:" + call.tool, "internal error after " + call.tool.verb() + ": " + e, e);
-            result = new Completion(returned, thrown);
+            // the body's own exception, still under the call's @Redact rule: a failed conclusion is no side door
+            result = new Completion(returned, call.redactor.throwableOrBare(thrown));
             events.abandon(call);
         }
         if (call.flight != null) {

@@ -16,7 +16,10 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>a damaged record whose task is known for sure (its identity checksum matches): that task's
  *       effectful calls are held, unknown, body not run;</li>
- *   <li>one whose task cannot be read: it may belong to any task, so every effectful call is held.</li>
+ *   <li>one whose task cannot be read: it may belong to any task, so every effectful call is held;</li>
+ *   <li>a record its writer left half written ({@link RecordDamage#torn()}): none. It was never acted
+ *       on, and the intents it may belong to are the ones it left without an outcome, which the re-entry
+ *       table already probes or holds as a crash.</li>
  * </ul>
  * READ calls run. Each message names the damage and the command that releases it,
  * {@code journal verify --acknowledge}; the acknowledgement file is re-read at most once a second,
@@ -49,8 +52,8 @@ final class DamageHold {
         Set<String> acks = acknowledgements();
         RecordDamage whose = null;
         for (RecordDamage d : all) {
-            if (acks.contains(d.id())) {
-                continue;
+            if (acks.contains(d.id()) || d.torn()) {
+                continue; // a torn record: its possible intents are without an outcome, held or probed as a crash
             }
             if (!d.attributed()) {
                 return Optional.of("held: the journal has a damaged record whose task cannot be read ("
@@ -76,7 +79,7 @@ final class DamageHold {
             return false;
         }
         Set<String> acks = acknowledgements();
-        return all.stream().anyMatch(d -> !acks.contains(d.id()));
+        return all.stream().anyMatch(d -> !acks.contains(d.id()) && !d.torn());
     }
 
     private String commands() {

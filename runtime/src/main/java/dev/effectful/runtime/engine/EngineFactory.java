@@ -62,6 +62,8 @@ public final class EngineFactory {
         try {
             ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
                     config.rollCycle());
+            // before this process appends anything: whether the journal holds records written before the mark
+            dev.effectful.runtime.keys.KeyFormat.markAtOpen(journal.directory(), journal.lastIndex() >= 0);
             for (String line : journal.damageFound()) {
                 AgentLog.errorOnce("journal-damage:" + line, line, null);
             }
@@ -106,6 +108,11 @@ public final class EngineFactory {
             }
         }
         IntentStore decider = intentStore(config, store);
+        if (config.store().kind() != EffectfulConfig.StoreKind.LOCAL && access.available()) {
+            // one fingerprint key for the fleet, so a @Redact @IntentKey intent has one key on every host
+            String kind = config.store().kind().name().toLowerCase(java.util.Locale.ROOT);
+            IntentStoreProviders.find(kind).flatMap(p -> p.fleetKey(config)).ifPresent(fingerprinter::joinFleet);
+        }
         if (decider instanceof AutoCloseable closable) {
             owned.add(closable);
         }
@@ -275,12 +282,6 @@ public final class EngineFactory {
 
     /** With no journal nothing is written, but redaction must still never fall back to plaintext. */
     private static Fingerprinter ephemeralFingerprinter() {
-        try {
-            java.nio.file.Path tmp = Files.createTempDirectory("effectful-secret");
-            tmp.toFile().deleteOnExit();
-            return Fingerprinter.forJournal(tmp);
-        } catch (IOException e) {
-            throw new IllegalStateException("no place for even a temporary redaction secret", e);
-        }
+        return Fingerprinter.scratch();
     }
 }

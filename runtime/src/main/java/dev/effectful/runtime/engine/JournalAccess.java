@@ -27,7 +27,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 public final class JournalAccess {
 
-    /** How stale the disk's health may be: a fault is noticed, and its end too, within this. */
+    /**
+     * How stale the read-only check may be, and how often the free space is read again for what other
+     * processes wrote; this process's own records are counted against it by size (see JournalHealth).
+     */
     public static final long HEALTH_REFRESH_MILLIS = 500;
 
     private final Journal journal;
@@ -72,9 +75,12 @@ public final class JournalAccess {
             throw new JournalUnavailableException(new JournalProblem(unavailable.cause(),
                     "journal unavailable: " + unavailable.message()));
         }
-        if (health != null && r.type() == RecordType.INTENT) {
-            // only new intents are gated: outcomes of calls already running must still be written
-            String problem = health.problem().orElse(null);
+        if (health != null && r.type() != RecordType.INTENT) {
+            // outcomes of calls already running must still be written: counted, never refused
+            health.consumed(JournalHealth.bytesOf(r));
+        } else if (health != null) {
+            // only new intents are gated, each by its own size: a burst of large ones never outruns the check
+            String problem = health.problem(JournalHealth.bytesOf(r)).orElse(null);
             if (problem != null) {
                 if (!problem.equals(lastProblem)) {
                     AgentLog.error("effectful journal unavailable: " + problem + "; effectful tool calls are refused"

@@ -8,19 +8,30 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.effectful.runtime.json.JsonMappers;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * {@link Redactor#json} inside JSON: a class of its own so that only a call with a redacted argument
- * loads Jackson's tree model; the {@link Redactor} every call links against names no Jackson type
- * (the verifier would load them with it).
+ * {@link Redactor#json} inside JSON, and the JSON view of a redacted bean: a class of its own so that
+ * only a call with a redacted argument loads Jackson's tree model; the {@link Redactor} every call
+ * links against names no Jackson type (the verifier would load them with it).
  */
 final class RedactedJson {
 
+    private static final String TRUNCATED = "$truncated";
+    private static final String HEAD = "head";
+
     private RedactedJson() {
+    }
+
+    private static JsonNode head(JsonNode head, Redactor redactor) {
+        String before = head.asText();
+        String after = redactor.head(before);
+        return after.equals(before) ? head : TextNode.valueOf(after);
     }
 
     /**
@@ -49,16 +60,52 @@ final class RedactedJson {
         }
     }
 
+    /**
+     * Hands each property of {@code value}'s JSON view to {@code each}, at any depth: a text or a
+     * number as its text, binary data as its bytes; at most {@code max} of them, none when the value
+     * cannot be rendered (its {@code toString()} is all there is to look for then).
+     */
+    static void properties(Object value, int max, Consumer<Object> each) {
+        JsonNode tree;
+        try {
+            tree = JsonMappers.shared().valueToTree(value);
+        } catch (RuntimeException | StackOverflowError unrenderable) {
+            return;
+        }
+        ArrayDeque<JsonNode> todo = new ArrayDeque<>();
+        todo.add(tree);
+        int handed = 0;
+        while (!todo.isEmpty() && handed < max) {
+            JsonNode node = todo.poll();
+            if (node.isContainerNode()) {
+                node.forEach(todo::add);
+            } else if (node.isBinary()) {
+                try {
+                    each.accept(node.binaryValue());
+                    handed++;
+                } catch (java.io.IOException notBinary) {
+                    // a BinaryNode always has its bytes
+                }
+            } else if (node.isTextual() || node.isNumber()) {
+                each.accept(node.asText());
+                handed++;
+            }
+        }
+    }
+
     /** The node with secrets replaced; the same node when it holds none. */
     private static JsonNode walk(JsonNode node, Redactor redactor) {
         if (node.isObject()) {
             Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
             List<Map.Entry<String, JsonNode>> all = new ArrayList<>();
             boolean changed = false;
+            // ArgsRenderer's marker for a value too long to keep: its head may end with a secret's start
+            boolean truncated = node.has(TRUNCATED);
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> f = fields.next();
                 String name = redactor.text(f.getKey());
-                JsonNode value = walk(f.getValue(), redactor);
+                JsonNode value = truncated && HEAD.equals(f.getKey()) && f.getValue().isTextual()
+                        ? head(f.getValue(), redactor) : walk(f.getValue(), redactor);
                 changed |= !name.equals(f.getKey()) || value != f.getValue();
                 all.add(Map.entry(name, value));
             }

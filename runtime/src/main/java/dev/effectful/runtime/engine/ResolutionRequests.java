@@ -2,6 +2,7 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.JournalOwners;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.journal.ResolutionRequest;
@@ -17,6 +18,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
@@ -39,6 +42,8 @@ import java.util.function.Predicate;
 final class ResolutionRequests implements AutoCloseable {
 
     static final long POLL_MILLIS = 250;
+    /** The longest a call waits to take its own request while the watcher takes another (within its budget). */
+    private static final long MAX_CALL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** Tools of held intents remembered for the type check; a bound, not a cache anyone relies on. */
     private static final int MAX_KNOWN_TOOLS = 10_000;
 
@@ -49,6 +54,8 @@ final class ResolutionRequests implements AutoCloseable {
     private final Predicate<String> runningHere;
     private final ConcurrentHashMap<String, ToolMethod> heldTools = new ConcurrentHashMap<>();
     private ScheduledExecutorService timer;
+    /** One request is taken at a time; a call waits for it only as long as its budget allows. */
+    private final ReentrantLock taking = new ReentrantLock();
 
     ResolutionRequests(Path journalDir, JournalAccess journal, IntentStore store, ResultCodec results,
                        Predicate<String> runningHere) {
@@ -76,14 +83,31 @@ final class ResolutionRequests implements AutoCloseable {
      * (so a later request's result can be checked against its type) and act on a request waiting
      * for it. Costs a map lookup for every other key.
      */
-    void beforeCall(String key, ToolMethod tool) {
+    void beforeCall(String key, ToolMethod tool, long leftNanos) {
         IntentState s = store.get(key).orElse(null);
         if (s == null || !s.isUnresolved()) {
             return;
         }
         remember(key, tool);
-        if (Files.exists(ResolutionRequest.file(journalDir, key))) {
-            take(key, tool);
+        Path request = ResolutionRequest.file(journalDir, key);
+        if (Files.exists(request, LinkOption.NOFOLLOW_LINKS) && ResolutionRequest.isRegular(request)) {
+            // the watcher may be taking another request: wait for it within the task's budget, never longer;
+            // a request not taken now is taken by the watcher, and this call is decided as the index stands
+            long wait = Math.max(0, Math.min(leftNanos, MAX_CALL_WAIT_NANOS));
+            boolean locked;
+            try {
+                locked = taking.tryLock(wait, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (locked) {
+                try {
+                    take(key, tool);
+                } finally {
+                    taking.unlock();
+                }
+            }
         }
     }
 
@@ -111,25 +135,58 @@ final class ResolutionRequests implements AutoCloseable {
             return;
         }
         List<String> keys = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.json")) {
+        long now = System.currentTimeMillis();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
             for (Path p : s) {
                 String name = p.getFileName().toString();
-                String key = name.substring(0, name.length() - ".json".length());
-                if (ResolutionRequest.isKey(key)) {
+                if (name.endsWith(".json")) {
+                    String key = name.substring(0, name.length() - ".json".length());
+                    if (!ResolutionRequest.isKey(key)) {
+                        continue;
+                    }
+                    if (!ResolutionRequest.isRegular(p)) {
+                        // reading a FIFO would block this watcher, and every held call behind it, for ever
+                        AgentLog.warnOnce("resolutions-irregular:" + name, "effectful skips " + p + ": it is "
+                                + ResolutionRequest.kindOf(p) + ", not a request file; remove it (journal resolve"
+                                + " writes regular files only)");
+                        continue;
+                    }
                     keys.add(key);
+                } else {
+                    removeIfStale(p, name, now);
                 }
             }
         }
         for (String key : keys) {
             // a call of it running here takes the request itself when it is decided; never beside it
             if (!runningHere.test(key)) {
-                take(key, heldTools.get(key));
+                taking.lock();
+                try {
+                    take(key, heldTools.get(key));
+                } finally {
+                    taking.unlock();
+                }
             }
         }
     }
 
-    /** Claims, checks and records (or refuses) the request for {@code key}; one at a time. */
-    private synchronized void take(String key, ToolMethod tool) {
+    /** A leftover of an interrupted hand-over is removed, with one line saying which and why. */
+    private void removeIfStale(Path p, String name, long now) {
+        try {
+            String why = ResolutionRequest.staleReason(name, Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS)
+                    .toMillis(), now);
+            if (why != null && Files.deleteIfExists(p)) {
+                AgentLog.warnOnce("resolutions-removed:" + name, "effectful removed the stale request file " + p
+                        + " (" + why + ")");
+            }
+        } catch (IOException e) {
+            AgentLog.warnOnce("resolutions-stale:" + name, "effectful cannot remove the stale request file " + p
+                    + " (" + e.getMessage() + ")" + JournalOwners.ownedByAnother(p).map(o -> "; " + o).orElse(""));
+        }
+    }
+
+    /** Claims, checks and records (or refuses) the request for {@code key}; one at a time ({@link #taking}). */
+    private void take(String key, ToolMethod tool) {
         Path taken;
         try {
             taken = ResolutionRequest.claim(journalDir, key).orElse(null);
@@ -146,7 +203,8 @@ final class ResolutionRequests implements AutoCloseable {
             req = ResolutionRequest.read(taken);
         } catch (IOException | RuntimeException e) {
             req = null;
-            answerRefused(key, "the request could not be read: " + e.getMessage());
+            answerRefused(key, "the request could not be read: " + e.getMessage()
+                    + JournalOwners.ownedByAnother(taken).map(o -> "; " + o).orElse(""));
         } finally {
             // gone before anything is answered: whoever sees the answer finds no request left
             try {

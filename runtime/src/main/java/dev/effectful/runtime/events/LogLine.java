@@ -2,6 +2,7 @@ package dev.effectful.runtime.events;
 
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
+import dev.effectful.runtime.log.PrintableText;
 
 import java.util.concurrent.TimeUnit;
 
@@ -22,9 +23,10 @@ public final class LogLine implements EventSink {
         if (what == null) {
             return;
         }
-        AgentLog.info("effectful " + what + " task=" + (e.task() == null ? "-" : e.task()) + " call=" + e.verb()
+        // the task id comes from the application (or a remote caller): quoted when it could pose as a field
+        AgentLog.info("effectful " + what + " task=" + PrintableText.field(e.task()) + " call=" + PrintableText.field(e.verb())
                 + " kind=" + e.kind() + " intent_key=" + e.intentKey()
-                + (e.attemptId() == null ? "" : " attempt_id=" + e.attemptId()) + " outcome=" + e.outcome()
+                + (e.attemptId() == null ? "" : " attempt_id=" + PrintableText.field(e.attemptId())) + " outcome=" + e.outcome()
                 + " effect_applied=" + e.effectApplied() + " duration_ms="
                 + TimeUnit.NANOSECONDS.toMillis(e.durationNanos()));
     }

@@ -47,7 +47,12 @@ public final class CycleFileScan {
      * A damaged record or region: where it starts, and CRC32C of its bytes as found (names it in an
      * acknowledgement, see {@link RecordDamage#id()}).
      */
-    public record Bad(long offset, int crc) {
+    public record Bad(long offset, int crc, boolean torn) {
+        /** A record whose bytes changed, or a header zeroed: not a record a writer left half written. */
+        public Bad(long offset, int crc) {
+            this(offset, crc, false);
+        }
+
         @Override
         public String toString() {
             return Long.toString(offset);
@@ -138,7 +143,10 @@ public final class CycleFileScan {
                                 : new Result(file, found, before, zeroed, ZEROED + (complete - before)
                                 + " complete record(s) after it", bad);
                     }
-                    bad.add(new Bad(pos, crcOf(w, pos, next)));
+                    // "not complete, length unknown" is exactly what a writer killed mid-record leaves (Chronicle
+                    // sets the length only when it completes the record); a zeroed header, or one with a length
+                    // and a flipped bit, is an overwrite of a record that may have been complete
+                    bad.add(new Bad(pos, crcOf(w, pos, next), header == NOT_COMPLETE));
                     if (zeroed < 0) {
                         zeroed = pos;
                         before = complete;

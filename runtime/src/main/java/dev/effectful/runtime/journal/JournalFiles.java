@@ -66,6 +66,10 @@ public final class JournalFiles {
                     + " neither writes into it nor changes its permissions: set effectful.journal.dir to a new or"
                     + " empty directory, e.g. " + dir.resolve("effectful-journal"));
         }
+        java.util.Optional<String> foreign = JournalOwners.inaccessible(dir, own);
+        if (foreign.isPresent()) {
+            throw new JournalDirectoryException(JournalProblem.Cause.PERMISSION_DENIED, foreign.get());
+        }
         tighten(dir, own);
     }
 
@@ -121,13 +125,13 @@ public final class JournalFiles {
     /**
      * What makes a directory a journal: a file Effectful writes there. Chronicle's metadata.cq4t and
      * cycle files (*.cq4, and one being salvaged), the writer lock, the redaction secret, the index
-     * snapshot and the index's table file, and the health probe a crash may leave behind.
+     * snapshot and the index's table file, the key format mark, and the health probe a crash may leave behind.
      */
     public static boolean isJournalFile(String name) {
         return name.endsWith(".cq4") || name.endsWith(".cq4t") || name.contains(".cq4.salvaging")
                 || name.equals(JournalLock.FILE_NAME) || name.startsWith("secret.key")
                 || name.startsWith("index.snapshot") || name.startsWith("index.table")
-                || name.equals(".effectful-write-probe");
+                || name.equals(".effectful-write-probe") || name.startsWith(dev.effectful.runtime.keys.KeyFormat.FILE);
     }
 
     private static String describe(List<Path> foreign) {

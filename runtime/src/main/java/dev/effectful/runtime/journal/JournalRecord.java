@@ -1,7 +1,7 @@
 package dev.effectful.runtime.journal;
 
 /**
- * One journal record, field for field as users read it (CONTRACT.md, "The journal"). Absent fields
+ * One journal record, field for field as users read it (docs/JOURNAL.md, "The journal"). Absent fields
  * are null (or 0 for {@code attempt}, {@code pid} and {@code started}). The closed words (kind,
  * outcome, effect, probe) are enums here and words on disk: {@link RecordCodec} maps them; a word a
  * reader does not know reads as null.

@@ -92,7 +92,7 @@ public final class JournalSalvage {
         for (Moved m : moved) {
             String name = damagedName(m.pending()).getFileName().toString();
             for (CycleFileScan.Bad b : m.scan().damagedRecords()) {
-                out.add(RecordDamage.inFile(name, b.offset(), b.crc()));
+                out.add(RecordDamage.inFile(name, b));
             }
         }
         return out;

@@ -3,7 +3,7 @@ package dev.effectful.runtime.journal;
 import java.util.Locale;
 
 /**
- * The effect kind of a call as the journal records it: what the tool declared (CONTRACT.md, "Effect kinds").
+ * The effect kind of a call as the journal records it: what the tool declared (`EffectKind`; docs/API.md).
  *
  * <p>Inside the process this enum is the value; on disk it is {@link #word()}, exactly the word
  * journals have always carried. Only the codecs ({@link RecordCodec}, the index snapshot) turn a

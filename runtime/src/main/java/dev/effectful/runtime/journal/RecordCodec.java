@@ -16,7 +16,7 @@ import net.openhft.chronicle.wire.WireOut;
  * every record. The numbers are part of the journal format: never renumber one, only add. Names
  * are still read, so journals written before the numbers stay readable.
  *
- * <p>Issue 21 made the values smaller too; each reader still takes the older shape, told apart by the
+ * <p>The values are small too; each reader still takes the older, larger shape, told apart by the
  * wire's own type code: a 32-hex-digit intent key is its 128 bits ({@link HexKeys}, the wire's UUID),
  * an attempt id that {@link AttemptIds#of} makes of the record's task, key and attempt is the wire's
  * {@code true} (rebuilt on reading), the closed words are one-byte codes ({@link Codes}), and a

@@ -30,6 +30,25 @@ public record RecordDamage(String where, long index, boolean attributed, String 
         return new RecordDamage(fileName + " byte " + offset, -1, false, null, null, null, crc);
     }
 
+    /** The type word of a record a writer left half written (see {@link #torn()}). */
+    static final String TORN = "torn";
+
+    /** A region found by a file scan: {@link #inFile}, or a torn record when {@code bad.torn()}. */
+    public static RecordDamage inFile(String fileName, CycleFileScan.Bad bad) {
+        return new RecordDamage(fileName + " byte " + bad.offset(), -1, false, null, null, bad.torn() ? TORN : null,
+                bad.crc());
+    }
+
+    /**
+     * True for a record its writer never finished (killed, or its JVM crashed, mid-append), skipped by
+     * Chronicle. It was never acted on: an intent whose append did not return never ran its body, and the
+     * other records it could be (an outcome, a probe, a resolution) leave their intent without them, which
+     * the re-entry rules already treat as a crash (probe, or held for a person). So it holds no call itself.
+     */
+    public boolean torn() {
+        return !attributed && TORN.equals(type);
+    }
+
     /**
      * What names this damage in an acknowledgement: the record's index (or cycle file and offset) and
      * the CRC of its bytes as found, so acknowledging it does not also acknowledge a later, different
@@ -48,8 +67,12 @@ public record RecordDamage(String where, long index, boolean attributed, String 
 
     /** One line for logs and the CLI. */
     public String describe() {
+        if (torn()) {
+            return "a record left half written at " + where + " (id " + id() + ") by a writer that stopped mid-append;"
+                    + " it was never acted on, and the intents it may belong to are those left without an outcome";
+        }
         String whose = attributed
-                ? type + " record of task " + (task == null ? "(none)" : task) + (key == null ? "" : ", intent " + key)
+                ? type + " record of task " + (task == null ? "(none)" : dev.effectful.runtime.log.PrintableText.field(task)) + (key == null ? "" : ", intent " + key)
                 : "a record whose task cannot be read";
         return "damaged record at " + where + " (" + (index >= 0 ? "index " + Long.toHexString(index) + ", " : "")
                 + "id " + id() + "): " + whose

@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -64,11 +66,17 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         return dir(journalDir).resolve(key + ".refused");
     }
 
+    /**
+     * How long a {@code .refused} answer is kept for a CLI to read: far longer than any {@code --wait}. An
+     * older one was left by a CLI that was interrupted; it answers nobody and is removed.
+     */
+    public static final long STALE_REFUSAL_MILLIS = 10 * 60_000L;
+
     /** Writes this request into place atomically, replacing an older one for the same key. */
     public void submit(Path journalDir) throws IOException {
         requireKey(intentKey);
         Path dir = dir(journalDir);
-        JournalFiles.ensureDirectory(dir);
+        ensureRequestDirectory(dir);
         Path tmp = dir.resolve(intentKey + ".json.tmp-" + ProcessHandle.current().pid());
         Files.write(tmp, toJson().getBytes(StandardCharsets.UTF_8));
         JournalFiles.ownerOnly(tmp);
@@ -112,7 +120,79 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         move(tmp, refusalFile(journalDir, key));
     }
 
+    /**
+     * Makes the request directory (owner-only) or accepts the one there. Not {@link JournalFiles#ensureDirectory}:
+     * the files left here (a {@code .refused} answer nobody read, a {@code .taken} one of a killed writer) are
+     * this directory's own, not a sign that it is someone else's directory.
+     */
+    static void ensureRequestDirectory(Path dir) throws IOException {
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException(dir + " is not a directory (" + kindOf(dir) + "); remove it, the writer makes it again");
+        }
+        Files.createDirectories(dir);
+        JournalFiles.ownerOnly(dir);
+        try {
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        } catch (UnsupportedOperationException notPosix) {
+            // the journal directory around it is owner-only already
+        }
+    }
+
+    /**
+     * True for a plain file: only those are read. A FIFO would block the reader until someone writes to
+     * it, a device or a directory is no request; a symbolic link is not followed.
+     */
+    public static boolean isRegular(Path file) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** What {@code file} is, for a message: a FIFO, a directory, a symbolic link... */
+    public static String kindOf(Path file) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isDirectory() ? "a directory" : a.isSymbolicLink() ? "a symbolic link" : a.isRegularFile()
+                    ? "a regular file" : "a FIFO, socket or device";
+        } catch (IOException e) {
+            return "unreadable: " + e.getMessage();
+        }
+    }
+
+    /**
+     * Why {@code name}, a file in the request directory, is a leftover nobody will act on, or null when it
+     * may still be someone's: a hand-over file of a process that is gone (a killed CLI's temporary file, a
+     * killed writer's {@code .taken} one), or a {@code .refused} answer older than {@link #STALE_REFUSAL_MILLIS}.
+     */
+    public static String staleReason(String name, long modifiedMillis, long nowMillis) {
+        for (String mark : new String[] {".json.taken-", ".json.tmp-", ".json.withdrawn-", ".refused.tmp-"}) {
+            int at = name.indexOf(mark);
+            if (at > 0) {
+                long pid;
+                try {
+                    pid = Long.parseLong(name.substring(at + mark.length()));
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+                return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? null
+                        : "left by process " + pid + ", which is gone";
+            }
+        }
+        if (name.endsWith(".refused") && nowMillis - modifiedMillis > STALE_REFUSAL_MILLIS) {
+            return "an answer nobody read for over " + STALE_REFUSAL_MILLIS / 60_000 + " minutes";
+        }
+        return null;
+    }
+
     public static ResolutionRequest read(Path file) throws IOException {
+        if (!isRegular(file)) {
+            throw new IOException("request file " + file.getFileName() + " is not a regular file (" + kindOf(file) + ")");
+        }
         if (Files.size(file) > MAX_BYTES) {
             throw new IOException("request file " + file.getFileName() + " is larger than " + MAX_BYTES + " bytes");
         }

@@ -69,6 +69,11 @@ public final class CanonicalJson {
     private CanonicalJson() {
     }
 
+    /** The mapper whose view of a value its canonical JSON is (for {@link BeanKeyViews}). */
+    static ObjectMapper mapper() {
+        return Jackson.MAPPER;
+    }
+
     /** Canonical JSON of one value; null renders {@code null}. */
     public static String of(Object value) throws NotCanonicalException {
         String scalar = scalar(value);

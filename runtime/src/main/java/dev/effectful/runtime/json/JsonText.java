@@ -24,15 +24,22 @@ public final class JsonText {
 
     /** Appends {@code s} as a quoted JSON string. */
     public static StringBuilder appendQuoted(StringBuilder sb, String s) {
-        sb.append('"');
+        return sb.append('"').append(escaped(s)).append('"');
+    }
+
+    /**
+     * The text {@link #appendQuoted} writes for {@code s}, without the quotes: the one JSON encoding
+     * of a string in the journal, so a text searched for inside JSON is searched for in this form.
+     */
+    public static String escaped(String s) {
         for (int i = 0, n = s.length(); i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x20 || c == '"' || c == '\\') {
                 // rare: Jackson's own escaping, so its choice of escapes stays the journal's
-                return sb.append(Escaper.INSTANCE.quoteAsString(s)).append('"');
+                return new String(Escaper.INSTANCE.quoteAsString(s));
             }
         }
-        return sb.append(s).append('"');
+        return s;
     }
 
     /** Whether {@link #appendSimple} writes {@code value}: null, a String, an integral box or a Boolean. */

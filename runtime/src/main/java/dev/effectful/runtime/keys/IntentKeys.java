@@ -9,8 +9,22 @@ import java.util.Objects;
 /**
  * Derives the intent key: the first 32 hex digits of SHA-256 over {@code task|actor|verb|target|slot}.
  *
+ * <p>The material is an injective encoding of the five parts, so two different tuples never share
+ * a key (task {@code "a|b"} without actor and task {@code "a"} with actor {@code "b|"} once did).
+ * Task, actor, verb and slot are escaped: {@code \} becomes {@code \\}, {@code |} becomes
+ * {@code \|}, and an unpaired surrogate (which UTF-8 would turn into {@code ?}, merging distinct
+ * ids) becomes a backslash, {@code u} and its four hex digits. The target is left as it is when it
+ * delimits itself: it starts with
+ * {@code [} (the canonical JSON array of the {@code @IntentKey} arguments) or {@code #} (the
+ * ordinal of a tool without one), has {@code |} only inside JSON strings, ends outside a string and
+ * holds no unpaired surrogate; a reader then finds its end by tracking JSON strings. Any other
+ * target is written as {@code \} followed by its escaped text. A part with none of these
+ * characters is written as it is, so the key of every ordinary tuple is exactly the plain join the
+ * contract states, and every key journaled before the escaping stays the same for those tuples.
+ *
  * <p>The format is part of the public contract (users recompute keys from journal exports), so it
- * is deliberately plain: no versioning prefix, no length framing.
+ * is deliberately plain: no versioning prefix, no length framing. {@link #legacy} is the join
+ * without escaping that earlier journals hold for the few tuples the escaping changes.
  */
 public final class IntentKeys {
 
@@ -38,9 +52,115 @@ public final class IntentKeys {
 
     /** {@link #derive} through the material's text: any input, and the reference the ASCII path must equal. */
     static String deriveFromText(String taskId, String actor, String verb, String target, String slot) {
+        byte[] digest = sha256().digest(material(taskId, actor, verb, target, slot).getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest, 0, HEX_DIGITS / 2);
+    }
+
+    /**
+     * The text the key hashes (as UTF-8): the escaped parts joined with {@code |}. Holds no unpaired
+     * surrogate, so its UTF-8 bytes stand for it one to one.
+     */
+    public static String material(String taskId, String actor, String verb, String target, String slot) {
+        StringBuilder sb = new StringBuilder(taskId.length() + verb.length() + target.length() + 16);
+        escape(sb, taskId).append('|');
+        escape(sb, orEmpty(actor)).append('|');
+        escape(sb, verb).append('|');
+        if (delimitsItself(target)) {
+            sb.append(target);
+        } else {
+            escape(sb.append('\\'), target);
+        }
+        return escape(sb.append('|'), orEmpty(slot)).toString();
+    }
+
+    /**
+     * The key as journals written before the escaping derived it: the plain join. It differs from
+     * {@link #derive} only when {@link #escapingChanges} says so.
+     */
+    public static String legacy(String taskId, String actor, String verb, String target, String slot) {
         String material = taskId + '|' + orEmpty(actor) + '|' + verb + '|' + target + '|' + orEmpty(slot);
         byte[] digest = sha256().digest(material.getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().formatHex(digest, 0, HEX_DIGITS / 2);
+    }
+
+    /** Whether {@link #derive} and {@link #legacy} differ for this tuple: a cheap scan, no hashing. */
+    public static boolean escapingChanges(String taskId, String actor, String verb, String target, String slot) {
+        return needsEscape(taskId) || needsEscape(orEmpty(actor)) || needsEscape(verb) || needsEscape(orEmpty(slot))
+                || !delimitsItself(target);
+    }
+
+    private static boolean needsEscape(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '|' || c == '\\') {
+                return true;
+            }
+            if (Character.isSurrogate(c)) {
+                if (!pairedAt(s, i)) {
+                    return true;
+                }
+                i++; // the pair's low half
+            }
+        }
+        return false;
+    }
+
+    private static StringBuilder escape(StringBuilder sb, String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '|' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (Character.isSurrogate(c) && !pairedAt(s, i)) {
+                sb.append("\\u").append(HexFormat.of().toHexDigits(c));
+            } else {
+                sb.append(c);
+                if (Character.isHighSurrogate(c)) {
+                    sb.append(s.charAt(++i)); // its low half, checked by pairedAt
+                }
+            }
+        }
+        return sb;
+    }
+
+    /** Whether the surrogate at {@code i} is the high half of a pair (the low half is consumed with it). */
+    private static boolean pairedAt(String s, int i) {
+        return Character.isHighSurrogate(s.charAt(i)) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+    }
+
+    /**
+     * Whether a reader finds the end of {@code target} by itself: it starts with {@code [} or
+     * {@code #}, has {@code |} only inside JSON strings, ends outside one, and has no unpaired
+     * surrogate. Every target the engine makes (a canonical JSON array, {@code #} and an ordinal) does.
+     */
+    static boolean delimitsItself(String target) {
+        if (target.isEmpty() || (target.charAt(0) != '[' && target.charAt(0) != '#')) {
+            return false;
+        }
+        boolean inString = false;
+        for (int i = 0, n = target.length(); i < n; i++) {
+            char c = target.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++; // the escaped character, whatever it is, cannot end the string
+                    if (i < n && Character.isSurrogate(target.charAt(i)) && !pairedAt(target, i)) {
+                        return false;
+                    }
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '|') {
+                return false;
+            }
+            if (i < n && Character.isSurrogate(target.charAt(i))) {
+                if (!pairedAt(target, i)) {
+                    return false;
+                }
+                i++;
+            }
+        }
+        return !inString;
     }
 
     /**
@@ -58,14 +178,18 @@ public final class IntentKeys {
         private final char[] hex = new char[HEX_DIGITS];
         private int n;
 
-        /** The key, or null when any part is not ASCII (then the text path hashes its UTF-8). */
+        /**
+         * The key, or null when any part is not ASCII or the target does not delimit itself (then
+         * the text path hashes the material's UTF-8).
+         */
         String asciiKey(String a, String b, String c, String d, String e) {
-            int len = a.length() + b.length() + c.length() + d.length() + e.length() + 4;
+            // escaping at most doubles a part
+            int len = 2 * (a.length() + b.length() + c.length() + e.length()) + d.length() + 4;
             if (bytes.length < len) {
                 bytes = new byte[Math.max(len, bytes.length * 2)];
             }
             n = 0;
-            if (!put(a) || !sep() || !put(b) || !sep() || !put(c) || !sep() || !put(d) || !sep() || !put(e)) {
+            if (!put(a) || !sep() || !put(b) || !sep() || !put(c) || !sep() || !putTarget(d) || !sep() || !put(e)) {
                 return null;
             }
             try {
@@ -87,15 +211,51 @@ public final class IntentKeys {
             return true;
         }
 
+        /** An escaped part: '|' and '\\' behind a backslash. */
         private boolean put(String s) {
             for (int i = 0, len = s.length(); i < len; i++) {
                 char ch = s.charAt(i);
                 if (ch >= 0x80) {
                     return false;
                 }
+                if (ch == '|' || ch == '\\') {
+                    bytes[n++] = '\\';
+                }
                 bytes[n++] = (byte) ch;
             }
             return true;
+        }
+
+        /** The target as it is, when it delimits itself (the only case the engine produces). */
+        private boolean putTarget(String s) {
+            int len = s.length();
+            if (len == 0 || (s.charAt(0) != '[' && s.charAt(0) != '#')) {
+                return false;
+            }
+            boolean inString = false;
+            for (int i = 0; i < len; i++) {
+                char ch = s.charAt(i);
+                if (ch >= 0x80) {
+                    return false;
+                }
+                bytes[n++] = (byte) ch;
+                if (inString) {
+                    if (ch == '\\' && i + 1 < len) {
+                        char next = s.charAt(++i);
+                        if (next >= 0x80) {
+                            return false;
+                        }
+                        bytes[n++] = (byte) next;
+                    } else if (ch == '"') {
+                        inString = false;
+                    }
+                } else if (ch == '"') {
+                    inString = true;
+                } else if (ch == '|') {
+                    return false;
+                }
+            }
+            return !inString;
         }
     }
 

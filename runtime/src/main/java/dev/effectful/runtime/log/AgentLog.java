@@ -57,7 +57,8 @@ public final class AgentLog {
         if (ONCE.add(key)) {
             error(message, t);
             if (!(sink instanceof StderrSink)) {
-                System.err.println("effectful ERROR: " + message + (t == null ? "" : " (" + t + ")"));
+                System.err.println("effectful ERROR: " + PrintableText.escape(message
+                        + (t == null ? "" : " (" + t + ")")));
             }
         }
     }
@@ -66,7 +67,8 @@ public final class AgentLog {
         if (level.ordinal() > threshold.ordinal()) {
             return;
         }
-        sink().log(level, message, t);
+        // messages quote task ids, tool names and exception text: one line each, whatever they hold
+        sink().log(level, PrintableText.escape(message), t);
     }
 
     private static LogSink sink() {

@@ -22,6 +22,6 @@ public final class StderrSink implements LogSink {
         if (!isEnabled(level)) {
             return;
         }
-        out.println("effectful " + level + ": " + message + (error == null ? "" : " (" + error + ")"));
+        out.println("effectful " + level + ": " + PrintableText.escape(message + (error == null ? "" : " (" + error + ")")));
     }
 }

@@ -11,29 +11,43 @@ import java.util.regex.Pattern;
  *
  * @param jar        the agent jar as a shell word; {@code effectful-agent.jar} when not known
  * @param journalDir the journal directory as a shell word; null: the CLI's default
+ * @param store      in fleet mode the shared store's kind ({@code postgres}): the verdict goes there, where
+ *                   every host decides, and not into one host's journal; null for a local journal
  */
-public record ResolveHint(String jar, String journalDir) {
+public record ResolveHint(String jar, String journalDir, String store) {
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=@%+,-]+");
 
     /** Without a known jar or directory (tests, a journal that could not be opened). */
     public static ResolveHint generic() {
-        return new ResolveHint("effectful-agent.jar", null);
+        return new ResolveHint("effectful-agent.jar", null, null);
     }
 
     /** For a writer of {@code journalDir}, running from the jar that holds this class if it is one. */
     public static ResolveHint forJournal(Path journalDir) {
-        return new ResolveHint(shellWord(agentJar()), shellWord(journalDir.toAbsolutePath().normalize().toString()));
+        return new ResolveHint(shellWord(agentJar()), shellWord(journalDir.toAbsolutePath().normalize().toString()), null);
+    }
+
+    /** For a host of a fleet whose intents are decided in the shared store of {@code kind}. */
+    public static ResolveHint forStore(String kind) {
+        return new ResolveHint(shellWord(agentJar()), null, kind);
     }
 
     /** The command recording "applied yes" for {@code key}. */
     public String command(String key) {
-        return "java -jar " + jar + " journal" + (journalDir == null ? "" : " --dir " + journalDir)
+        return "java -jar " + jar + " journal" + (store != null ? " --store " + store
+                : journalDir == null ? "" : " --dir " + journalDir)
                 + " resolve " + key + " --applied yes --note \"what you checked\"";
     }
 
     /** The sentence a hold message ends with: what to run, and how to say no instead. */
     public String sentence(String key) {
+        if (store != null) {
+            return "once you know whether it applied, run, on any host with this host's EFFECTFUL_STORE_URL,"
+                    + " EFFECTFUL_STORE_USER and EFFECTFUL_STORE_PASSWORD (or _PASSWORD_FILE) in its environment: "
+                    + command(key) + " (or --applied no if it did not; add --result JSON to give the value every host's"
+                    + " repeat returns)";
+        }
         return "once you know whether it applied, run: " + command(key)
                 + " (or --applied no if it did not; add --result JSON to give the value a repeat returns)";
     }

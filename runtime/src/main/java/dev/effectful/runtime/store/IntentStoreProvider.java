@@ -30,4 +30,12 @@ public interface IntentStoreProvider {
      * @throws IllegalArgumentException when the configuration does not name a store of this kind
      */
     StoreView openView(EffectfulConfig.Store config);
+
+    /**
+     * The fleet's one fingerprint key, kept in this store; empty when the store keeps none (each
+     * host then fingerprints with its own journal's secret).
+     */
+    default java.util.Optional<dev.effectful.runtime.keys.FleetKeySource> fleetKey(EffectfulConfig config) {
+        return java.util.Optional.empty();
+    }
 }

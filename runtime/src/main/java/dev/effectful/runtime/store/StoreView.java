@@ -28,7 +28,15 @@ public interface StoreView extends AutoCloseable {
     List<Unresolved> unresolved();
 
     /** A person's verdict; refused while a live lease says the call may still be running. */
-    Resolution resolve(String intentKey, boolean applied, String note);
+    default Resolution resolve(String intentKey, boolean applied, String note) {
+        return resolve(intentKey, applied, note, null);
+    }
+
+    /**
+     * A person's verdict with, for "applied yes", the value every host's repeat of the intent returns
+     * ({@code resultJson}, compact JSON; null: the repeat answers ok without a value).
+     */
+    Resolution resolve(String intentKey, boolean applied, String note, String resultJson);
 
     @Override
     void close();

@@ -7,6 +7,7 @@ import dev.effectful.Redact;
 import dev.effectful.Slot;
 import dev.effectful.runtime.classify.ToolOverrides;
 import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.runtime.values.ComponentKeys;
 import dev.effectful.runtime.values.ParamSpec;
 
 import java.lang.reflect.Method;
@@ -120,6 +121,12 @@ public final class ToolMethods {
             params[i] = new ParamSpec(name, key, from[i].isAnnotationPresent(Slot.class),
                     from[i].isAnnotationPresent(Redact.class) || ps[i].isAnnotationPresent(Redact.class));
         }
+        // an SDK's way: the key annotations on the fields or record components of the one input object
+        // (the single parameter, or the tool object itself when there is none)
+        boolean componentKeys = !hasKey && !java.util.Arrays.stream(params).anyMatch(ParamSpec::slot)
+                && (ps.length == 1 ? ComponentKeys.declaredOn(ps[0].getType())
+                : ps.length == 0 && ComponentKeys.declaredOn(runtimeType));
+        hasKey |= componentKeys;
         if (!hasKey) {
             AgentLog.warnOnce("nokey:" + m, "tool " + verb + " (" + m.getDeclaringClass().getName() + "." + m.getName()
                     + ") has no @IntentKey parameter: its calls are keyed by task, verb and call order within the task,"

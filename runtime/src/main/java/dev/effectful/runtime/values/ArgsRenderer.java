@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.effectful.runtime.json.CanonicalJson;
 import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.json.JsonText;
+import dev.effectful.runtime.json.BeanKeyViews;
 import dev.effectful.runtime.keys.Fingerprinter;
+import dev.effectful.runtime.keys.KeySecretException;
 import dev.effectful.runtime.json.NotCanonicalException;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -30,7 +32,9 @@ import java.util.Objects;
  *   <li>{@code {"$truncated":<length>,"sha256":"<hex>","head":"<first 200 chars>"}}: its text is
  *       longer than the limit. For a String the text is the string itself (measured before any
  *       serialization, so a 10 MB string costs one hash); for anything else it is the compact JSON
- *       rendering. The SHA-256 is over the whole text in UTF-8.
+ *       rendering. The SHA-256 is over the whole text in UTF-8. In a call with a {@code @Redact}
+ *       argument the journal's record keeps the head redacted and cut before any secret's start
+ *       ({@code engine/Redactor#head}): the head may hold a secret the renderer knows nothing of.
  * </ul>
  * An argument with no {@link ParamSpec} (a caller bug) is treated as redacted: safe by default.
  */
@@ -199,6 +203,10 @@ public final class ArgsRenderer {
                 continue;
             }
             any = true;
+            if (spec.intentKey() && values[i] != null && !JsonText.isSimple(values[i])) {
+                // a bean is keyed through Jackson anyway; ids and numbers never load the check
+                BeanKeyViews.check(values[i], nameOf(spec, i));
+            }
             Object value = keyedValue(values[i], spec, i);
             if (value != values[i]) {
                 if (keyed == values) {
@@ -237,6 +245,17 @@ public final class ArgsRenderer {
         return new KeyParts(target.append(']').toString(), slot(slots, specs), hasIntentKey);
     }
 
+    /**
+     * {@link #keyParts(Object[], ParamSpec[])} for a call on {@code self}: when no parameter carries
+     * {@code @IntentKey} or {@code @Slot}, the annotated fields or record components of the one input
+     * object (the single argument, or {@code self} for a tool without parameters) stand for them
+     * ({@link ComponentKeys}).
+     */
+    public KeyParts keyParts(Object self, Object[] args, ParamSpec[] specs) throws NotCanonicalException {
+        ComponentKeys.Substitute components = ComponentKeys.forCall(self, args, specs);
+        return components == null ? keyParts(args, specs) : keyParts(components.values(), components.specs());
+    }
+
     /** The value that stands for an argument in the key: itself, or its fingerprint when redacted. */
     private Object keyedValue(Object value, ParamSpec spec, int index) throws NotCanonicalException {
         if (value == null || !spec.redact()) {
@@ -246,7 +265,9 @@ public final class ArgsRenderer {
             // A non-canonical secret would be fingerprinted through toString(): fine for the
             // journal, but an identity-based toString would key every call differently.
             CanonicalJson.of(value);
-            return fingerprinter.fingerprint(value);
+            return fingerprinter.fingerprintForKey(value);
+        } catch (KeySecretException e) {
+            throw e; // names the secret's file and the fix, never the value
         } catch (NotCanonicalException | RuntimeException e) {
             // No cause and no detail: the message could quote the secret.
             throw new NotCanonicalException(role(spec) + " parameter '" + nameOf(spec, index) + "' (@Redact, "

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** One test per row of the default table in CONTRACT.md. */
+/** One test per row of the default table in docs/OUTCOMES.md. */
 class DefaultTableTest {
 
     private final Classifier classifier = Classifier.defaults();

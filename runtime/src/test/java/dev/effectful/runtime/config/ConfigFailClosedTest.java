@@ -56,6 +56,31 @@ class ConfigFailClosedTest {
     }
 
     @Test
+    void anEmptyJournalDirectoryFromAPropertyOrTheEnvironmentFailsClosedInsteadOfTheDefault() {
+        Properties sys = new Properties();
+        sys.setProperty("effectful.journal.dir", "");
+        assertThat(onlyError(EffectfulConfig.read(null, sys, Map.of())))
+                .contains("effectful.journal.dir is set but empty", "from -Deffectful.journal.dir");
+        // an unset $VAR in a container spec: EFFECTFUL_JOURNAL_DIR=
+        assertThat(onlyError(EffectfulConfig.read(null, new Properties(), Map.of("EFFECTFUL_JOURNAL_DIR", " "))))
+                .contains("effectful.journal.dir is set but empty", "EFFECTFUL_JOURNAL_DIR");
+        // the agent argument wins and is not empty: nothing wrong
+        assertThat(EffectfulConfig.read("journal=/tmp/j", sys, Map.of()).valid()).isTrue();
+    }
+
+    @Test
+    void aDurationOrSizeTooLargeToComputeWithIsAConfigurationErrorNotAnOverflowLater() {
+        assertThat(onlyError(read("journal=/tmp/j,retention=99999999999999d")))
+                .contains("effectful.retention=99999999999999d is too long", "at most 106751d");
+        assertThat(onlyError(read("journal=/tmp/j,task.budget=P999999999D"))).contains("effectful.task.budget", "too long");
+        assertThat(onlyError(read("journal=/tmp/j,retention=9999999999999999999d"))).contains("effectful.retention",
+                "is not a duration");
+        assertThat(onlyError(read("journal=/tmp/j,journal.reserve=99999999999g"))).contains("effectful.journal.reserve",
+                "is not a size");
+        assertThat(read("journal=/tmp/j,retention=36500d").config().retention()).isEqualTo(Duration.ofDays(36500));
+    }
+
+    @Test
     void postgresWithoutAUrlIsAnError() {
         assertThat(onlyError(read("store=postgres"))).contains("effectful.store.url");
     }

@@ -18,6 +18,16 @@ class ResolveHintTest {
     }
 
     @Test
+    void inFleetModeTheVerdictGoesToTheSharedStoreWithTheHostsStoreSettings() {
+        String key = "0123456789abcdef0123456789abcdef";
+        ResolveHint fleet = ResolveHint.forStore("postgres");
+        assertThat(fleet.command(key)).contains(" journal --store postgres resolve " + key + " --applied yes")
+                .doesNotContain("--dir");
+        assertThat(fleet.sentence(key)).contains("EFFECTFUL_STORE_URL", "EFFECTFUL_STORE_USER", "EFFECTFUL_STORE_PASSWORD",
+                "--result JSON");
+    }
+
+    @Test
     void pathsWithSpacesOrQuotesAreQuotedForTheShell() {
         assertThat(ResolveHint.shellWord("/srv/app/effectful-journal")).isEqualTo("/srv/app/effectful-journal");
         assertThat(ResolveHint.shellWord("/srv/my app/j")).isEqualTo("'/srv/my app/j'");

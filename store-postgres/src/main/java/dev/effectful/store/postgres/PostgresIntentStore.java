@@ -553,6 +553,13 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
 
     private StoreUnavailableException unavailable(SQLException e, String claimNote) {
         String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+        if (PgErrors.refusesSettings(e)) {
+            String fix = name + " refuses this host's settings: " + msg + "; fix " + EffectfulConfig.STORE_URL + ", "
+                    + EffectfulConfig.STORE_USER + " and " + EffectfulConfig.STORE_PASSWORD + " (or "
+                    + EffectfulConfig.STORE_PASSWORD_FILE + "; EFFECTFUL_STORE_* in the environment) and restart";
+            AgentLog.errorOnce("store-settings", "effectful: " + fix + "; effectful calls are refused until then", null);
+            return new StoreUnavailableException(fix + claimNote, e, true);
+        }
         return new StoreUnavailableException(name + " unavailable: " + msg + claimNote, e);
     }
 

@@ -53,26 +53,28 @@ public final class PostgresJournalView implements StoreView {
     }
 
     @Override
-    public Resolution resolve(String intentKey, boolean applied, String note) {
+    public Resolution resolve(String intentKey, boolean applied, String note, String resultJson) {
         try {
-            return resolveOrThrow(intentKey, applied, note);
+            return resolveOrThrow(intentKey, applied, note, applied ? resultJson : null);
         } catch (SQLException e) {
             throw unavailable(e);
         }
     }
 
-    private Resolution resolveOrThrow(String intentKey, boolean applied, String note) throws SQLException {
+    private Resolution resolveOrThrow(String intentKey, boolean applied, String note, String resultJson) throws SQLException {
         Connection c = borrow();
         boolean healthy = false;
         try {
             FleetSchema.migrate(c);
             try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?, effect_applied = ?,"
-                    + " result = NULL, result_stored = false, message = ?, lease_until = NULL, updated_at = now()"
+                    + " result = ?, result_stored = ?, message = ?, lease_until = NULL, updated_at = now()"
                     + " WHERE intent_key = ? AND NOT coalesce(lease_until > now(), false)")) {
                 ps.setString(1, applied ? "resolved_applied" : "resolved_not_applied");
                 ps.setString(2, applied ? "yes" : "no");
-                ps.setString(3, note == null ? "resolved by a person" : note);
-                ps.setString(4, intentKey);
+                ps.setString(3, resultJson);
+                ps.setBoolean(4, resultJson != null);
+                ps.setString(5, note == null ? "resolved by a person" : note);
+                ps.setString(6, intentKey);
                 int n = ps.executeUpdate();
                 healthy = true;
                 if (n == 1) {
@@ -108,7 +110,7 @@ public final class PostgresJournalView implements StoreView {
 
     /** The CLI shows the driver's own words: they say what is wrong (refused, authentication, timeout). */
     private static StoreUnavailableException unavailable(SQLException e) {
-        return new StoreUnavailableException(e.getMessage(), e);
+        return new StoreUnavailableException(e.getMessage(), e, PgErrors.refusesSettings(e));
     }
 
     private <T> List<T> queryOrThrow(String sql, String arg, Row<T> row) throws SQLException {

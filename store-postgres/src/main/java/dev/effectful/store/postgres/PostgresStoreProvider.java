@@ -20,6 +20,11 @@ public final class PostgresStoreProvider implements IntentStoreProvider {
     }
 
     @Override
+    public java.util.Optional<dev.effectful.runtime.keys.FleetKeySource> fleetKey(EffectfulConfig config) {
+        return java.util.Optional.of(new FleetKeyStore(config.store()));
+    }
+
+    @Override
     public StoreView openView(EffectfulConfig.Store config) {
         return PostgresJournalView.open(config);
     }

@@ -25,6 +25,17 @@ public final class GuardApp {
                     CoreApp.print("refund", () -> tools.refund("r-1"));
                     CoreApp.print("balance", () -> tools.balance("acct-1"));
                 }
+                case "once_and_timeout" -> {
+                    CoreApp.print("pay", () -> tools.pay("o-1", 500));
+                    CoreApp.print("refund", () -> tools.refund("r-1"));
+                    CoreApp.print("balance", () -> tools.balance("acct-1"));
+                    CoreApp.print("quote", () -> tools.quote("ACME"));
+                    try {
+                        tools.quote("ACME");
+                    } catch (Exception e) {
+                        System.out.println("RESULT quote_cause " + (e.getCause() == null ? "none" : e.getCause().getClass().getName()));
+                    }
+                }
                 case "hold" -> {
                     CoreApp.print("pay", () -> tools.pay("o-1", 500));
                     System.out.println("HOLDING");

@@ -25,6 +25,12 @@ public class GuardTools {
         return Outcome.ok("refunded:" + id);
     }
 
+    /** A read whose service does not answer in time: a checked exception, never to reach the caller as itself. */
+    @EffectfulTool(kind = EffectKind.READ, name = "quote")
+    public int quote(@IntentKey String symbol) throws java.net.SocketTimeoutException {
+        throw new java.net.SocketTimeoutException("Read timed out");
+    }
+
     @EffectfulTool(kind = EffectKind.READ, name = "balance")
     public int balance(@IntentKey String account) {
         return 100;

@@ -22,7 +22,8 @@ import java.util.Map;
  * (the tool's text, with {@code error:} in front when the server answered isError).
  *
  * <p>Arguments: URL SCENARIO TASK_ID BUDGET_MS [USER]; USER is sent as {@code X-Test-User}, which the
- * server's stand-in authentication turns into the request's principal. URL {@code stdio} starts
+ * server's stand-in authentication turns into the request's principal; {@code -Dit.header=NAME: VALUE} adds
+ * that header to every request (a proxy's {@code X-Forwarded-For}). URL {@code stdio} starts
  * {@link StdioServerApp} as a subprocess instead.
  */
 public final class McpClientApp {
@@ -41,6 +42,12 @@ public final class McpClientApp {
                 .httpRequestCustomizer((builder, method, uri, body, context) -> {
                     if (user != null) {
                         builder.header("X-Test-User", user);
+                    }
+                    String forwarded = System.getProperty("it.header");
+                    if (forwarded != null) {
+                        // what a reverse proxy on the server's host adds: the peer address is then loopback
+                        int colon = forwarded.indexOf(':');
+                        builder.header(forwarded.substring(0, colon), forwarded.substring(colon + 1).trim());
                     }
                 })
                 .build();

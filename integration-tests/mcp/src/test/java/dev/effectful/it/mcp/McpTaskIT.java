@@ -11,6 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -167,6 +169,51 @@ class McpTaskIT {
         assertThat(ledger.effects("invoice", "o-1|")).isEqualTo(2);
         assertThat(JournalContents.of(journal).of(RecordType.INTENT)).extracting(JournalRecord::task)
                 .doesNotContain("t-stdio").hasSize(2);
+    }
+
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    /**
+     * Behind a reverse proxy on the server's host every client's peer address is loopback. A request that
+     * carries a proxy's header ({@code Forwarded}, {@code X-Forwarded-*}, {@code X-Real-IP}) is therefore
+     * not believed under the default {@code trust_task=loopback}: a remote client that claims another
+     * client's task does not get that task's stored result, and its calls run guarded in tasks of their own.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aRequestForwardedByAProxyIsNotTrustedAsLoopback(Jdk jdk) throws Exception {
+        Path journal = tmp.resolve("journal");
+        ForkedApp server = ForkedApp.jdk(jdk).main(McpServerApp.class)
+                .sysprop("effectful.journal.dir", journal)
+                .sysprop("ledger", ledger.url())
+                .start(tmp.resolve("logs"));
+        servers.add(server);
+        String url = listening(server);
+
+        Map<String, String> owner = client(url, "rephrased", "t-owner", 60_000, null);
+        assertThat(owner.get("first")).isEqualTo("invoice o-1 sent for client-side-actor in task t-owner");
+        assertThat(ledger.effects("invoice", "o-1|client-side-actor")).isEqualTo(1);
+
+        List<String> headers = List.of("X-Forwarded-For: 203.0.113.7", "Forwarded: for=203.0.113.7;proto=https",
+                "X-Real-IP: 203.0.113.7", "X-Forwarded-Host: mcp.example.com");
+        int runs = 0;
+        for (String header : headers) {
+            Map<String, String> remote = clientApp(url, "rephrased", "t-owner", 60_000, null).sysprop("it.header", header)
+                    .run(tmp.resolve("logs"), START).results();
+            runs += 2;
+            // not the owner's stored result: each call ran in a task of its own, as an untrusted entry does
+            assertThat(remote.get("first")).as(header).startsWith("invoice o-1 sent for nobody in task ")
+                    .doesNotContain("t-owner");
+            assertThat(ledger.effects("invoice", "o-1|")).as(header).isEqualTo(runs);
+        }
+        assertThat(ledger.effects("invoice", "o-1|client-side-actor")).isEqualTo(1);
+        assertThat(JournalContents.of(journal).of(RecordType.INTENT)).filteredOn(i -> "t-owner".equals(i.task()))
+                .hasSize(1);
+        // the container may give header names in lower case
+        assertThat(server.stderr().toLowerCase(java.util.Locale.ROOT)).contains("forwarded by a proxy (x-forwarded-for header)",
+                "a request a proxy forwarded is not a loopback caller");
     }
 
     private ForkedApp stdioClient(Path serverJournal, String trust) {
