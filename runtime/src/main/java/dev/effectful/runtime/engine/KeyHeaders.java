@@ -16,6 +16,11 @@ import java.util.Set;
  * requests carry that item's key. A request of a batch body that names no item, or one not sent in
  * this attempt, carries no header: the batch's own key would let the service answer one item's
  * request with another item's earlier response, which is worse than no deduplication.
+ *
+ * <p>The advice reports each header it put on a request ({@link #sent}), and the attempt's {@code key_sent}
+ * record is journaled then, before the request leaves: only that record, not the tool's key header, lets
+ * the re-entry table re-run an unknown attempt with the same key (a request through a client the agent does
+ * not cover carried no key, and the service could not deduplicate its re-run).
  */
 public final class KeyHeaders {
 
