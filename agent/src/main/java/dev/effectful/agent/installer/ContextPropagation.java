@@ -22,8 +22,10 @@ import java.util.Set;
  * JDK 17, <= 2 cores: CompletableFuture$ThreadPerTaskExecutor  | wrapped
  * Timer.sched(TimerTask, ..) (every schedule* method)          | TimerThread.mainLoop's task.run()
  *                                                              |   becomes TaskCarrier.runTimerTask(task)
- * CompletableFuture.delayedExecutor: its Delayer is a ScheduledThreadPoolExecutor and its
- *   hand-off to the target executor runs with the task bound, so both rows above carry it
+ * JDK 25: ForkJoinPool.scheduleDelayedTask(ScheduledForkJoinTask) | ForkJoinTask.doExec
+ *   (ForkJoinPool's own delay scheduler; CompletableFuture.delayedExecutor's stages go through it)
+ * CompletableFuture.delayedExecutor on JDK 17: its Delayer is a ScheduledThreadPoolExecutor, and its
+ *   hand-off to the target executor runs with the task bound, so the rows above carry it
  * </pre>
  * A {@code TimerTask} is the application's own subclass (its {@code run} is not the JDK's to rewrite) and
  * may run many times (periodic schedules), so its task is remembered at schedule time for as long as the
@@ -110,6 +112,9 @@ final class ContextPropagation {
     private static final Rule FJP_RUNNABLE = new Rule(Set.of("execute", "submit"), -1, 0, RUNNABLE, SUBMIT_TO_FORK_JOIN);
     private static final Rule FJP_TASK = new Rule(Set.of("execute", "submit", "invoke", "externalSubmit", "lazySubmit"),
             -1, 0, FJT, new Capture(0));
+    /** JDK 25: the funnel of the pool's own delay scheduler (schedule*, CompletableFuture.delayedExecutor). */
+    private static final Rule FJP_DELAYED = new Rule(Set.of("scheduleDelayedTask"), 1, 0,
+            "java/util/concurrent/DelayScheduler$ScheduledForkJoinTask", new Capture(0));
     /** JDK 21+: the private funnel behind invokeAll and friends. */
     private static final Rule FJP_FUNNEL = new Rule(Set.of("poolSubmit"), 2, 1, FJT, new Capture(1));
     private static final Rule FORK = new Rule(Set.of("fork"), 0, -1, null, new Capture(-1));
@@ -126,7 +131,7 @@ final class ContextPropagation {
             TPE, List.of(TPE_EXECUTE),
             CF_THREAD_PER_TASK, List.of(TPE_EXECUTE),
             STPE, List.of(SCHEDULE_RUNNABLE, CALLABLES),
-            FJP, List.of(SCHEDULE_RUNNABLE, CALLABLES, FJP_RUNNABLE, FJP_TASK, FJP_FUNNEL),
+            FJP, List.of(SCHEDULE_RUNNABLE, CALLABLES, FJP_RUNNABLE, FJP_TASK, FJP_FUNNEL, FJP_DELAYED),
             FJT, List.of(FORK, DO_EXEC),
             FUTURE_TASK, List.of(FUTURE_RUN),
             THREAD_BUILDERS, List.of(VIRTUAL),
