@@ -20,8 +20,9 @@ import java.util.concurrent.Callable;
  * run id): the intent key is derived from it, so a task resumed by a new process the next morning
  * recognises what its predecessor did. A scope opened inside another keeps the outer deadline when
  * that one is sooner. With the agent, the task follows the work onto executor threads,
- * {@code CompletableFuture} async stages, fork/join tasks and virtual threads; {@link #wrap} binds
- * it for anything else. Without the agent this class is a plain context holder.
+ * {@code CompletableFuture} async and delayed stages, fork/join tasks, {@code java.util.Timer} tasks and
+ * virtual threads; {@link #wrap} binds it for anything else, and {@code effectful-kotlin}'s context
+ * element for Kotlin coroutines. Without the agent this class is a plain context holder.
  *
  * <p>{@link #close()} ends the task for every thread, whichever thread calls it: a thread that still
  * has it bound (the thread that opened it, when the work moved on and was closed elsewhere) sees the
