@@ -20,8 +20,14 @@ import java.util.concurrent.Callable;
  * run id): the intent key is derived from it, so a task resumed by a new process the next morning
  * recognises what its predecessor did. A scope opened inside another keeps the outer deadline when
  * that one is sooner. With the agent, the task follows the work onto executor threads,
- * {@code CompletableFuture} async stages, fork/join tasks and virtual threads; {@link #wrap} binds
- * it for anything else. Without the agent this class is a plain context holder.
+ * {@code CompletableFuture} async and delayed stages, fork/join tasks, {@code java.util.Timer} tasks and
+ * virtual threads; {@link #wrap} binds it for anything else, and {@code effectful-kotlin}'s context
+ * element for Kotlin coroutines. Without the agent this class is a plain context holder.
+ *
+ * <p>{@link #close()} ends the task for every thread, whichever thread calls it: a thread that still
+ * has it bound (the thread that opened it, when the work moved on and was closed elsewhere) sees the
+ * nearest enclosing task that is still open, or none. So a pooled thread never hands a finished
+ * conversation's task to the next piece of work it runs.
  */
 public final class Task implements AutoCloseable {
 
@@ -31,14 +37,14 @@ public final class Task implements AutoCloseable {
     private final String actor;
     private final long deadlineNanos;
     private final Task previous;
-    private final Thread opener;
+    /** Set once by {@link #close()}, read by every thread that has this task bound. */
+    private volatile boolean closed;
 
-    private Task(String id, String actor, long deadlineNanos, Task previous, Thread opener) {
+    private Task(String id, String actor, long deadlineNanos, Task previous) {
         this.id = id;
         this.actor = actor;
         this.deadlineNanos = deadlineNanos;
         this.previous = previous;
-        this.opener = opener;
     }
 
     /** Opens a task scope with no actor on the current thread. */
@@ -65,18 +71,45 @@ public final class Task implements AutoCloseable {
         }
         long now = System.nanoTime();
         long deadline = now + saturatedNanos(budget);
-        Task outer = CURRENT.get();
+        Task outer = live();
         if (outer != null && outer.deadlineNanos - deadline < 0) {
             deadline = outer.deadlineNanos;
         }
-        Task task = new Task(taskId, actor == null ? "" : actor, deadline, outer, Thread.currentThread());
+        Task task = new Task(taskId, actor == null ? "" : actor, deadline, outer);
         CURRENT.set(task);
         return task;
     }
 
-    /** The task bound to the current thread, if any. */
+    /** The task bound to the current thread, if any; a closed one never is. */
     public static Optional<Task> current() {
-        return Optional.ofNullable(CURRENT.get());
+        return Optional.ofNullable(live());
+    }
+
+    /**
+     * The bound task, skipping closed ones. A closed binding is replaced on the spot by what it
+     * enclosed: the thread lets go of the finished task (its memory, and any chance of it resurfacing).
+     */
+    private static Task live() {
+        Task bound = CURRENT.get();
+        if (bound == null || !bound.closed) {
+            return bound;
+        }
+        Task open = openOuter(bound);
+        if (open == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(open);
+        }
+        return open;
+    }
+
+    /** {@code task} itself, or the nearest task it was opened in that is still open; null when none is. */
+    private static Task openOuter(Task task) {
+        Task t = task;
+        while (t != null && t.closed) {
+            t = t.previous;
+        }
+        return t;
     }
 
     /** The task's durable id. */
@@ -95,14 +128,21 @@ public final class Task implements AutoCloseable {
         return left <= 0 ? Duration.ZERO : Duration.ofNanos(left);
     }
 
-    /** Restores the task that was current when this scope was opened, on the opening thread. */
+    /**
+     * Ends the task, from any thread: no thread sees it as current afterwards. The calling thread,
+     * when it has this task bound, is back to the task that was current when it was opened (if that
+     * one is still open); every other thread that still has it bound lets go of it the next time
+     * it asks. Closing twice does nothing more.
+     */
     @Override
     public void close() {
-        if (Thread.currentThread() == opener && CURRENT.get() == this) {
-            if (previous == null) {
+        closed = true;
+        if (CURRENT.get() == this) {
+            Task open = openOuter(previous);
+            if (open == null) {
                 CURRENT.remove();
             } else {
-                CURRENT.set(previous);
+                CURRENT.set(open);
             }
         }
     }
@@ -112,7 +152,7 @@ public final class Task implements AutoCloseable {
      * Returns {@code work} itself when no task is current.
      */
     public static Runnable wrap(Runnable work) {
-        Task task = CURRENT.get();
+        Task task = live();
         if (task == null || work == null || work instanceof BoundRunnable) {
             return work;
         }
@@ -124,7 +164,7 @@ public final class Task implements AutoCloseable {
      * Returns {@code work} itself when no task is current.
      */
     public static <V> Callable<V> wrap(Callable<V> work) {
-        Task task = CURRENT.get();
+        Task task = live();
         if (task == null || work == null || work instanceof BoundCallable) {
             return work;
         }
@@ -134,6 +174,22 @@ public final class Task implements AutoCloseable {
     @Override
     public String toString() {
         return "Task[" + id + (actor.isEmpty() ? "" : ", actor=" + actor) + ", remaining=" + remaining() + "]";
+    }
+
+    /**
+     * Makes {@code task} (null: none) current on the calling thread and returns what was bound
+     * before, to be handed back to {@link #exit}: for a scheduler that moves one piece of work
+     * between threads by itself, such as a Kotlin coroutine dispatcher (the {@code effectful-kotlin}
+     * context element uses this pair). Executors the agent knows, and {@link #wrap}, need neither.
+     * A closed task may be entered: the thread sees it as it sees any closed task, as none.
+     */
+    public static Task enter(Task task) {
+        return bind(task);
+    }
+
+    /** Puts back what {@link #enter} returned, on the same thread. */
+    public static void exit(Task before) {
+        restore(before);
     }
 
     private static long saturatedNanos(Duration d) {
@@ -146,7 +202,11 @@ public final class Task implements AutoCloseable {
 
     private static Task bind(Task task) {
         Task before = CURRENT.get();
-        CURRENT.set(task);
+        if (task == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(task);
+        }
         return before;
     }
 

@@ -45,6 +45,54 @@ class TaskTest {
     }
 
     @Test
+    void aTaskClosedOnAnotherThreadIsGoneFromTheThreadThatOpenedIt() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Task opened = pool.submit(() -> Task.open("t-conv", "alice", Duration.ofSeconds(5))).get();
+            assertThat(pool.submit(() -> Task.current().map(Task::id).orElse("none")).get())
+                    .as("before the close, the opener still has it (the bug's precondition)").isEqualTo("t-conv");
+            opened.close(); // on this thread, not the pooled one that opened it
+            assertThat(pool.submit(() -> Task.current().map(Task::id).orElse("none")).get()).isEqualTo("none");
+            assertThat(pool.submit(() -> {
+                try (Task next = Task.open("t-next", Duration.ofSeconds(5))) {
+                    return next.remaining().compareTo(Duration.ofSeconds(4)) > 0; // no closed outer's deadline
+                }
+            }).get()).isTrue();
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aClosedInnerTaskLeavesTheThreadItsOwnOpenOuterTask() throws Exception {
+        try (Task outer = Task.open("t-outer", Duration.ofSeconds(5))) {
+            Task inner = Task.open("t-inner", Duration.ofSeconds(5));
+            Thread closer = new Thread(inner::close);
+            closer.start();
+            closer.join();
+            assertThat(Task.current()).containsSame(outer);
+            assertThat(Task.wrap((Runnable) () -> { })).isNotNull();
+        }
+        assertThat(Task.current()).isEmpty();
+    }
+
+    @Test
+    void enterAndExitBindAnyTaskAndPutBackWhatWasThere() {
+        Task t = Task.open("t-e", Duration.ofSeconds(5));
+        Task before = Task.enter(null);
+        assertThat(before).isSameAs(t);
+        assertThat(Task.current()).isEmpty();
+        Task.exit(before);
+        assertThat(Task.current()).containsSame(t);
+        t.close();
+        Task closedBefore = Task.enter(t);
+        assertThat(Task.current()).as("a closed task entered is no task").isEmpty();
+        Task.exit(closedBefore);
+        assertThat(Task.current()).isEmpty();
+    }
+
+    @Test
     void wrapWithoutATaskIsTheWorkItself() {
         Runnable r = () -> { };
         assertThat(Task.wrap(r)).isSameAs(r);

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodType;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.Optional;
+import java.util.TimerTask;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.FutureTask;
@@ -21,6 +22,10 @@ import java.util.concurrent.FutureTask;
  * forked task), so the task is remembered against the object here and bound around its run.
  * Entries are weak (work that is never run does not pin it) and removed when the work starts.
  * Nothing is inherited: a thread that runs work submitted outside any task sees no task.
+ *
+ * <p>A {@link TimerTask} may run many times (a periodic schedule), so its task is kept, not removed, when
+ * a run starts ({@link #captureRepeating}, {@link #runTimerTask}); the weak key lets it go with the
+ * TimerTask. A task closed meanwhile is bound as it is, and a closed task is no task to whoever asks.
  */
 public final class TaskCarrier {
 
@@ -59,6 +64,54 @@ public final class TaskCarrier {
         }
         expungeCollected();
         CAPTURED.put(new Key(work, COLLECTED), task);
+    }
+
+    /**
+     * Remembers the caller's task for work that may run many times, for as long as the work lives. A
+     * second capture for the same work (a TimerTask scheduled twice, which the Timer then refuses) keeps the first.
+     */
+    public static void captureRepeating(Object work) {
+        Object task = TaskApi.current();
+        if (task == null || work == null) {
+            return;
+        }
+        expungeCollected();
+        CAPTURED.putIfAbsent(new Key(work, COLLECTED), task);
+    }
+
+    /**
+     * Runs a TimerTask with the task captured when it was scheduled bound, then restores the timer
+     * thread. Replaces the timer thread's own {@code task.run()}: what the TimerTask throws goes on as
+     * before; a fault of the carrier never stops the run.
+     */
+    public static void runTimerTask(TimerTask work) {
+        Object token = null;
+        try {
+            token = enterRepeating(work);
+        } catch (Throwable fault) {
+            // the work runs without its task rather than not at all
+        }
+        try {
+            work.run();
+        } finally {
+            try {
+                exit(token);
+            } catch (Throwable fault) {
+                // as above: the timer thread must keep running its queue
+            }
+        }
+    }
+
+    private static Object enterRepeating(Object work) {
+        if (CAPTURED.isEmpty()) {
+            return null;
+        }
+        Object task = CAPTURED.get(new Key(work, null));
+        if (task == null) {
+            return null;
+        }
+        Object before = TaskApi.bind(task);
+        return before == null ? NONE : before;
     }
 
     /**

@@ -20,10 +20,20 @@ import java.util.Set;
  *   (CompletableFuture *Async stages are ForkJoinTasks)        |
  * JDK 21+: ThreadBuilders.newVirtualThread(.., Runnable)       | wrapped
  * JDK 17, <= 2 cores: CompletableFuture$ThreadPerTaskExecutor  | wrapped
+ * Timer.sched(TimerTask, ..) (every schedule* method)          | TimerThread.mainLoop's task.run()
+ *                                                              |   becomes TaskCarrier.runTimerTask(task)
+ * JDK 25: ForkJoinPool.scheduleDelayedTask(ScheduledForkJoinTask) | ForkJoinTask.doExec
+ *   (ForkJoinPool's own delay scheduler; CompletableFuture.delayedExecutor's stages go through it)
+ * CompletableFuture.delayedExecutor on JDK 17: its Delayer is a ScheduledThreadPoolExecutor, and its
+ *   hand-off to the target executor runs with the task bound, so the rows above carry it
  * </pre>
+ * A {@code TimerTask} is the application's own subclass (its {@code run} is not the JDK's to rewrite) and
+ * may run many times (periodic schedules), so its task is remembered at schedule time for as long as the
+ * TimerTask lives, and the timer thread's one call site of {@code run()} binds it around each run.
  * The code is inlined into java.base by {@link ExecutorWeaver} (Byte Buddy's bundled ASM core only, no
  * Advice pipeline), so it may name only bootstrap classes: {@code Task} and {@code TaskCarrier}. Every
- * inserted call is suppressed: a fault here must never break an executor.
+ * inserted call is suppressed: a fault here must never break an executor ({@code runTimerTask}, which
+ * replaces a call rather than adding one, suppresses its own faults and lets only the TimerTask's through).
  */
 final class ContextPropagation {
 
@@ -38,19 +48,35 @@ final class ContextPropagation {
 
     private static final String RUNNABLE = "java/lang/Runnable";
     private static final String CALLABLE = "java/util/concurrent/Callable";
+    private static final String TIMER = "java/util/Timer";
+    private static final String TIMER_THREAD = "java/util/TimerThread";
+    private static final String TIMER_TASK = "java/util/TimerTask";
     private static final String CARRIER = "dev/effectful/agent/bridge/TaskCarrier";
     private static final String TASK = "dev/effectful/Task";
 
     /** What is inserted at a matched method's entry (or around its body, for {@link BindAroundRun}). */
-    sealed interface Action permits ReplaceArgument, Capture, BindAroundRun {
+    sealed interface Action permits ReplaceArgument, Capture, BindAroundRun, RedirectCall {
     }
 
     /** {@code argument = owner.method(argument)}: the work is swapped for one that carries the task. */
     record ReplaceArgument(String owner, String method, String descriptor) implements Action {
     }
 
-    /** {@code TaskCarrier.capture(argument)}, or of {@code this} when {@code argument} is -1. */
-    record Capture(int argument) implements Action {
+    /** {@code TaskCarrier.<method>(argument)}, or of {@code this} when {@code argument} is -1. */
+    record Capture(int argument, String method) implements Action {
+        /** The one-shot capture, dropped when the work starts. */
+        Capture(int argument) {
+            this(argument, "capture");
+        }
+    }
+
+    /**
+     * Each {@code invokevirtual owner.name descriptor} in the method becomes {@code invokestatic
+     * TaskCarrier.<carrier>(receiver)}, which binds the receiver's task around the original call: for
+     * a run loop whose work objects are the application's own classes.
+     */
+    record RedirectCall(String owner, String name, String descriptor, String carrier, String carrierDescriptor)
+            implements Action {
     }
 
     /** {@code token = TaskCarrier.enter(this)} at entry; {@code TaskCarrier.exit(token)} on every exit. */
@@ -86,22 +112,31 @@ final class ContextPropagation {
     private static final Rule FJP_RUNNABLE = new Rule(Set.of("execute", "submit"), -1, 0, RUNNABLE, SUBMIT_TO_FORK_JOIN);
     private static final Rule FJP_TASK = new Rule(Set.of("execute", "submit", "invoke", "externalSubmit", "lazySubmit"),
             -1, 0, FJT, new Capture(0));
+    /** JDK 25: the funnel of the pool's own delay scheduler (schedule*, CompletableFuture.delayedExecutor). */
+    private static final Rule FJP_DELAYED = new Rule(Set.of("scheduleDelayedTask"), 1, 0,
+            "java/util/concurrent/DelayScheduler$ScheduledForkJoinTask", new Capture(0));
     /** JDK 21+: the private funnel behind invokeAll and friends. */
     private static final Rule FJP_FUNNEL = new Rule(Set.of("poolSubmit"), 2, 1, FJT, new Capture(1));
     private static final Rule FORK = new Rule(Set.of("fork"), 0, -1, null, new Capture(-1));
     private static final Rule DO_EXEC = new Rule(Set.of("doExec"), 0, -1, null, new BindAroundRun());
     private static final Rule FUTURE_RUN = new Rule(Set.of("run", "runAndReset"), 0, -1, null, new BindAroundRun());
     private static final Rule VIRTUAL = new Rule(Set.of("newVirtualThread"), 4, 3, RUNNABLE, WRAP_RUNNABLE);
+    /** The private funnel of every {@code Timer.schedule*}; kept for the TimerTask's life (periodic runs). */
+    private static final Rule TIMER_SCHED = new Rule(Set.of("sched"), 3, 0, TIMER_TASK, new Capture(0, "captureRepeating"));
+    private static final Rule TIMER_RUN = new Rule(Set.of("mainLoop"), 0, -1, null,
+            new RedirectCall(TIMER_TASK, "run", "()V", "runTimerTask", "(Ljava/util/TimerTask;)V"));
 
     /** Internal names of the classes rewritten here, each with the methods it rewrites. */
     private static final Map<String, List<Rule>> RULES = Map.of(
             TPE, List.of(TPE_EXECUTE),
             CF_THREAD_PER_TASK, List.of(TPE_EXECUTE),
             STPE, List.of(SCHEDULE_RUNNABLE, CALLABLES),
-            FJP, List.of(SCHEDULE_RUNNABLE, CALLABLES, FJP_RUNNABLE, FJP_TASK, FJP_FUNNEL),
+            FJP, List.of(SCHEDULE_RUNNABLE, CALLABLES, FJP_RUNNABLE, FJP_TASK, FJP_FUNNEL, FJP_DELAYED),
             FJT, List.of(FORK, DO_EXEC),
             FUTURE_TASK, List.of(FUTURE_RUN),
-            THREAD_BUILDERS, List.of(VIRTUAL));
+            THREAD_BUILDERS, List.of(VIRTUAL),
+            TIMER, List.of(TIMER_SCHED),
+            TIMER_THREAD, List.of(TIMER_RUN));
 
     /** Whether a class of the bootstrap loader is one this rewrites: a map lookup, nothing of ASM. */
     static boolean isExecutor(String internalName) {

@@ -3,6 +3,7 @@ package dev.effectful.agent.installer;
 import dev.effectful.agent.installer.ContextPropagation.Action;
 import dev.effectful.agent.installer.ContextPropagation.BindAroundRun;
 import dev.effectful.agent.installer.ContextPropagation.Capture;
+import dev.effectful.agent.installer.ContextPropagation.RedirectCall;
 import dev.effectful.agent.installer.ContextPropagation.ReplaceArgument;
 import dev.effectful.agent.installer.ContextPropagation.Rule;
 import net.bytebuddy.jar.asm.ClassReader;
@@ -37,7 +38,8 @@ import java.util.Map;
  * original code gets the token's new local (slot {@code maxLocals}) appended, so the catch-all over the
  * body type-checks. The inserted handler is registered after the method's own, so theirs still win.
  * The inserted code ends with a {@code nop} so its last frame never shares an offset with the original's
- * first one.
+ * first one. A redirected call inserts no code and no frame: one call instruction is swapped for a static
+ * call that takes the same receiver and returns the same nothing.
  */
 final class ExecutorWeaver {
 
@@ -158,6 +160,7 @@ final class ExecutorWeaver {
         private final Label onReturn = new Label();
         private final Label[] exitGuards = {new Label(), new Label(), new Label(), new Label(), new Label(), new Label()};
         private boolean started;
+        private int redirected;
 
         Inline(MethodVisitor next, String owner, int access, String descriptor, Rule rule, int maxLocals) {
             super(API, next);
@@ -195,6 +198,9 @@ final class ExecutorWeaver {
                 return;
             }
             started = true;
+            if (action instanceof RedirectCall) {
+                return;
+            }
             Label tryStart = new Label();
             Label tryEnd = new Label();
             Label handler = new Label();
@@ -217,7 +223,7 @@ final class ExecutorWeaver {
                 super.visitVarInsn(Opcodes.ASTORE, slot);
             } else if (action instanceof Capture c) {
                 super.visitVarInsn(Opcodes.ALOAD, c.argument() < 0 ? 0 : slotOf(c.argument()));
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, CARRIER, "capture", "(Ljava/lang/Object;)V", false);
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, CARRIER, c.method(), "(Ljava/lang/Object;)V", false);
             } else {
                 super.visitVarInsn(Opcodes.ALOAD, 0);
                 super.visitMethodInsn(Opcodes.INVOKESTATIC, CARRIER, "enter", "(Ljava/lang/Object;)Ljava/lang/Object;", false);
@@ -283,6 +289,9 @@ final class ExecutorWeaver {
         @Override
         public void visitMaxs(int maxStack, int maxLocals) {
             start();
+            if (action instanceof RedirectCall r && redirected == 0) {
+                throw new IllegalStateException("no call to " + r.owner() + "." + r.name() + r.descriptor() + " to redirect");
+            }
             if (!binds()) {
                 super.visitMaxs(Math.max(maxStack, 1), maxLocals);
                 return;
@@ -365,6 +374,12 @@ final class ExecutorWeaver {
         @Override
         public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
             start();
+            if (action instanceof RedirectCall r && opcode == Opcodes.INVOKEVIRTUAL && owner.equals(r.owner())
+                    && name.equals(r.name()) && descriptor.equals(r.descriptor())) {
+                redirected++;
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, CARRIER, r.carrier(), r.carrierDescriptor(), false);
+                return;
+            }
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
         }
 

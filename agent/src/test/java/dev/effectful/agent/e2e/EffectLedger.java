@@ -76,6 +76,11 @@ public final class EffectLedger implements AutoCloseable {
         return n == null ? 0 : n.get();
     }
 
+    /** Effects applied under {@code verb}, whatever their keys. */
+    public int effectsOf(String verb) {
+        return effects.entrySet().stream().filter(e -> e.getKey().startsWith(verb + "|")).mapToInt(e -> e.getValue().get()).sum();
+    }
+
     public int totalEffects() {
         return effects.values().stream().mapToInt(AtomicInteger::get).sum();
     }

@@ -4,6 +4,7 @@ import dev.effectful.Task;
 import dev.effectful.agent.bridge.TaskCarrier;
 import dev.effectful.agent.installer.ContextPropagation.BindAroundRun;
 import dev.effectful.agent.installer.ContextPropagation.Capture;
+import dev.effectful.agent.installer.ContextPropagation.RedirectCall;
 import dev.effectful.agent.installer.ContextPropagation.ReplaceArgument;
 import dev.effectful.agent.installer.ContextPropagation.Rule;
 import net.bytebuddy.jar.asm.ClassReader;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TimerTask;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
@@ -168,9 +170,10 @@ class ExecutorWeaverTest {
                 for (String before : List.of("none", "outer")) {
                     Object runner = woven.getConstructor().newInstance();
                     woven.getField("fail").setBoolean(runner, fail);
-                    try (Task t = Task.open("t-captured", Duration.ofSeconds(30))) {
-                        TaskCarrier.capture(runner);
-                    }
+                    // captured inside a task that stays open elsewhere: this thread lets go of it first
+                    Task captured = Task.open("t-captured", Duration.ofSeconds(30));
+                    TaskCarrier.capture(runner);
+                    Task.enter(null);
                     Task outer = "outer".equals(before) ? Task.open("t-outer", Duration.ofSeconds(30)) : null;
                     Object result;
                     try {
@@ -181,6 +184,7 @@ class ExecutorWeaverTest {
                         if (outer != null) {
                             outer.close();
                         }
+                        captured.close();
                     }
                     assertThat(Task.current()).isEmpty();
                     @SuppressWarnings("unchecked")
@@ -223,7 +227,8 @@ class ExecutorWeaverTest {
         Runnable failing;
         Callable<?> called;
         Object handed = new Object();
-        try (Task t = Task.open("t-submit", Duration.ofSeconds(30))) {
+        Task t = Task.open("t-submit", Duration.ofSeconds(30));
+        {
             submitted = (Runnable) invoke(woven.getMethod("submit", Runnable.class), submitter, work);
             spaced = (Runnable) invoke(woven.getMethod("spaced", long.class, double.class, int.class, Runnable.class), null,
                     1L, 2.0, 3, work);
@@ -232,6 +237,7 @@ class ExecutorWeaverTest {
             invoke(woven.getMethod("hand", long.class, Object.class), submitter, 7L, handed);
             invoke(woven.getMethod("self"), submitter);
         }
+        Task.enter(null); // the task stays open while its work runs; this thread now stands for a pool's
         assertThat(submitted).isNotSameAs(work);
         submitted.run();
         assertThat(ran.get()).isEqualTo("t-submit");
@@ -243,6 +249,7 @@ class ExecutorWeaverTest {
         assertThat(called.call()).isEqualTo("t-submit");
         assertThat(bound(handed)).isEqualTo("t-submit");
         assertThat(bound(submitter)).isEqualTo("t-submit");
+        t.close();
         // outside any task nothing is wrapped or captured
         assertThat(invoke(woven.getMethod("submit", Runnable.class), submitter, work)).isSameAs(work);
         invoke(woven.getMethod("self"), submitter);
@@ -290,7 +297,10 @@ class ExecutorWeaverTest {
         assertThat(carrying("java/util/concurrent/FutureTask")).containsExactly(
                 "run()V TaskCarrier.enter TaskCarrier.exit TaskCarrier.exit",
                 "runAndReset()Z TaskCarrier.enter TaskCarrier.exit TaskCarrier.exit");
-        for (String executor : List.of("java/util/concurrent/ThreadPoolExecutor", "java/util/concurrent/ScheduledThreadPoolExecutor",
+        assertThat(carrying("java/util/Timer")).containsExactly(
+                "sched(Ljava/util/TimerTask;JJ)V TaskCarrier.captureRepeating");
+        assertThat(carrying("java/util/TimerThread")).containsExactly("mainLoop()V TaskCarrier.runTimerTask");
+        for (String executor : List.of("java/util/Timer", "java/util/TimerThread", "java/util/concurrent/ThreadPoolExecutor", "java/util/concurrent/ScheduledThreadPoolExecutor",
                 "java/util/concurrent/ForkJoinPool", "java/util/concurrent/ForkJoinTask", "java/util/concurrent/FutureTask",
                 "java/util/concurrent/CompletableFuture$ThreadPerTaskExecutor")) {
             assertVerifies(executor);
@@ -305,12 +315,76 @@ class ExecutorWeaverTest {
         Runnable task = (Runnable) futureTask.getConstructor(Callable.class).newInstance(sees);
         try (Task t = Task.open("t-future", Duration.ofSeconds(30))) {
             TaskCarrier.capture(task);
+            Thread pool = new Thread(task);
+            pool.start();
+            pool.join(10_000);
         }
-        Thread pool = new Thread(task);
-        pool.start();
-        pool.join(10_000);
         assertThat(((Future<?>) task).get()).isEqualTo("t-future");
         assertThat(Task.current()).isEmpty();
+    }
+
+    @Test
+    void workThatRunsAfterItsTaskClosedSeesNoTask() throws Exception {
+        Class<?> woven = define(Runner.class, List.of(BIND));
+        Object runner = woven.getConstructor().newInstance();
+        try (Task t = Task.open("t-gone", Duration.ofSeconds(30))) {
+            TaskCarrier.capture(runner);
+        }
+        invoke(woven.getMethod("run"), runner);
+        assertThat(woven.getField("seen").get(runner)).isEqualTo(List.of("none"));
+        assertThat(Task.current()).isEmpty();
+    }
+
+    /** Stands for the JDK's timer thread: a loop over the application's TimerTasks, calling each one's run(). */
+    public static class TimerLoop {
+        public void loop(List<TimerTask> tasks, int times) {
+            for (int i = 0; i < times; i++) {
+                for (TimerTask t : tasks) {
+                    t.run();
+                }
+            }
+        }
+    }
+
+    /** An application's TimerTask: records the task it saw on each run; fails when told to. */
+    public static final class Seeing extends TimerTask {
+        final List<String> seen = new ArrayList<>();
+        boolean fail;
+
+        @Override
+        public void run() {
+            seen.add(Task.current().map(Task::id).orElse("none"));
+            if (fail) {
+                throw new IllegalStateException("timer task failed");
+            }
+        }
+    }
+
+    @Test
+    void aRedirectedTimerLoopBindsTheScheduledTaskAroundEveryRunOfItsTimerTask() throws Exception {
+        Class<?> woven = define(TimerLoop.class, List.of(new Rule(Set.of("loop"), -1, -1, null,
+                new RedirectCall("java/util/TimerTask", "run", "()V", "runTimerTask", "(Ljava/util/TimerTask;)V"))));
+        Seeing periodic = new Seeing();
+        Seeing unscheduled = new Seeing();
+        Task scheduler = Task.open("t-timer", Duration.ofSeconds(30));
+        TaskCarrier.captureRepeating(periodic);
+        Task.enter(null); // the timer thread had no task of its own
+        try (Task other = Task.open("t-other", Duration.ofSeconds(30))) {
+            TaskCarrier.captureRepeating(periodic); // a second schedule of the same TimerTask keeps the first
+        }
+        Object loop = woven.getConstructor().newInstance();
+        invoke(woven.getMethod("loop", List.class, int.class), loop, List.of(periodic, unscheduled), 2);
+        assertThat(periodic.seen).containsExactly("t-timer", "t-timer");
+        assertThat(unscheduled.seen).containsExactly("none", "none");
+        assertThat(Task.current()).isEmpty();
+        periodic.fail = true;
+        assertThat(invoke(woven.getMethod("loop", List.class, int.class), loop, List.of(periodic), 1))
+                .as("the TimerTask's own failure goes on as before").isInstanceOf(IllegalStateException.class);
+        assertThat(Task.current()).as("restored after a failed run").isEmpty();
+        scheduler.close();
+        periodic.fail = false;
+        invoke(woven.getMethod("loop", List.class, int.class), loop, List.of(periodic), 1);
+        assertThat(periodic.seen).as("a run after the task closed").endsWith("none");
     }
 
     /** Methods of the woven class that call the carrier or {@code Task}, with those calls in order. */
