@@ -105,12 +105,23 @@ public final class CallEngine implements AutoCloseable {
             AgentLog.debug("effectful: " + tool + " runs inside the enclosing guarded call of the same intent");
             return null;
         }
-        Call call = new Call(tool, self, args);
+        return admitted(new Call(tool, self, args), null);
+    }
+
+    /**
+     * Admission, and execution up to the body (the intent record, the attempt, the deadline); for an
+     * async call ({@code jvmArgs} non-null) also what follows its work. Null when a READ call runs
+     * unguarded after an internal failure; otherwise the call, answered or ready for its body.
+     */
+    private Call admitted(Call call, Object[] jvmArgs) {
+        ToolMethod tool = call.tool;
         events.begin(call);
         try {
             call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
-            // admission, and execution up to the body: the intent record, the attempt, the deadline
             admission.admit(call);
+            if (jvmArgs != null) {
+                asyncCalls.admitted(call, jvmArgs);
+            }
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("enter:" + tool, "internal error before " + tool.verb() + ": " + e, e);
             if (call.flight != null) {
@@ -174,28 +185,7 @@ public final class CallEngine implements AutoCloseable {
         }
         Call call = new Call(tool, self, callerArgs);
         call.async = new AsyncCall(shape, continuation, kotlin);
-        events.begin(call);
-        try {
-            call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
-            admission.admit(call);
-            asyncCalls.admitted(call, jvmArgs);
-        } catch (RuntimeException | LinkageError e) {
-            AgentLog.errorOnce("enter:" + tool, "internal error before " + tool.verb() + ": " + e, e);
-            if (call.flight != null) {
-                inFlight.release(call.intentKey, call.flight, null);
-                call.flight = null;
-            }
-            if (tool.isRead()) {
-                events.abandon(call);
-                return null;
-            }
-            refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, null, "effectful internal error before the call: "
-                    + e + "; the call was not made");
-        }
-        if (!call.bodySkipped()) {
-            bodies.entered(call);
-        }
-        return call;
+        return admitted(call, jvmArgs);
     }
 
     /** An effectful tool returning a promise the agent cannot follow: refused at every call, its body never runs. */

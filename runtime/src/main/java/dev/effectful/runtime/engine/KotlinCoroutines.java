@@ -2,7 +2,6 @@ package dev.effectful.runtime.engine;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.CancellationException;
@@ -196,19 +195,6 @@ final class KotlinCoroutines {
     }
 
     private static Object invoke(Method m, Object target, Object... args) {
-        try {
-            return m.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException r) {
-                throw r;
-            }
-            if (c instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(c);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
+        return Reflective.invoke(m, target, args);
     }
 }

@@ -1,6 +1,5 @@
 package dev.effectful.runtime.engine;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 
@@ -58,19 +57,6 @@ final class ReactorMonos {
     }
 
     private static Object invoke(Method m, Object target, Object... args) {
-        try {
-            return m.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException r) {
-                throw r;
-            }
-            if (c instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(c);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
+        return Reflective.invoke(m, target, args);
     }
 }
