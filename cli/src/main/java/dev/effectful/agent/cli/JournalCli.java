@@ -26,7 +26,8 @@ import java.util.concurrent.Callable;
         versionProvider = JournalCli.Version.class,
         description = "Read an Effectful journal: what happened, what is unresolved, and record a person's verdict.",
         subcommands = {TasksCommand.class, ShowCommand.class, UnresolvedCommand.class, TailCommand.class,
-                ExportCommand.class, ResolveCommand.class, VerifyCommand.class, SecretCommand.class},
+                ExportCommand.class, ResolveCommand.class, VerifyCommand.class, SecretCommand.class,
+                ConsoleCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  0  done; nothing needs a person",

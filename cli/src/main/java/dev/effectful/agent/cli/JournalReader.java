@@ -138,13 +138,27 @@ final class JournalReader implements AutoCloseable {
      * unresolved and verify, and several times faster on a large journal.
      */
     Report scanSummaries(Sink sink) throws CliException {
-        return scan(sink, true);
+        return scan(sink, true, JournalScan.Range.all());
+    }
+
+    /** As {@link #scanSummaries}, for the records after the one at {@code index}: what a live view has not seen. */
+    Report scanSummariesAfter(long index, Sink sink) throws CliException {
+        return scan(sink, true, index < 0 ? JournalScan.Range.all() : JournalScan.Range.after(index));
+    }
+
+    /** The index of the newest record, or -1 for an empty journal. */
+    long lastIndex() {
+        return journal.lastIndex();
     }
 
     private Report scan(Sink sink, boolean summaries) throws CliException {
+        return scan(sink, summaries, JournalScan.Range.all());
+    }
+
+    private Report scan(Sink sink, boolean summaries, JournalScan.Range range) throws CliException {
         Worker w = new Worker(stallMillis);
         JournalScan s = journal.newScan(summaries, w.control());
-        w.run(progress -> s.run(JournalScan.Range.all(), (i, r) -> {
+        w.run(progress -> s.run(range, (i, r) -> {
             w.inSink = true;
             try {
                 sink.accept(i, r);

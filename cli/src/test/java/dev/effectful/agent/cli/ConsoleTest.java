@@ -1,0 +1,227 @@
+package dev.effectful.agent.cli;
+
+import dev.effectful.agent.cli.console.ConsoleServer;
+import dev.effectful.runtime.journal.ChronicleJournal;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.RecordType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.effectful.agent.cli.TestJournals.K_CRASH;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The console over real HTTP on loopback, on a real journal: who may see it, what a form needs, what
+ * a page may print, and that a verdict lands in the journal through {@code resolve}'s path.
+ */
+class ConsoleTest {
+
+    private static final String XSS = "<img src=x onerror=alert(1)>";
+    private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+    @TempDir
+    Path tmp;
+
+    private JournalConsole data;
+    private ConsoleServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (data != null) {
+            data.close();
+        }
+    }
+
+    private Path journal() throws Exception {
+        Path dir = tmp.resolve("journal");
+        TestJournals.writeScenario(dir);
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+            j.append(TestJournals.intent("ord-3", "wire", "money", "00000000000000000000000000000009", 1,
+                    System.currentTimeMillis(), "{\"memo\":\"" + XSS.replace("\"", "\\\"") + "\"}"));
+        }
+        return dir;
+    }
+
+    private ConsoleServer start(Path dir, boolean readOnly) throws Exception {
+        JournalCli cli = new JournalCli(new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()),
+                Map.of(), false, Clock.systemDefaultZone(), 2_000);
+        cli.dir = dir;
+        data = JournalConsole.open(cli);
+        server = ConsoleServer.start(data, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), readOnly,
+                "tester", Clock.systemDefaultZone());
+        return server;
+    }
+
+    private HttpResponse<String> get(String path, String cookie) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .timeout(Duration.ofSeconds(20));
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String cookie, String form) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form));
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Signs in with the printed URL; returns the cookie to send back. */
+    private String signIn() throws Exception {
+        URI url = URI.create(server.url());
+        HttpResponse<String> r = get(url.getRawPath() + "?" + url.getRawQuery(), null);
+        assertThat(r.statusCode()).isEqualTo(303);
+        String set = r.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(set).contains("HttpOnly", "SameSite=Strict");
+        return set.substring(0, set.indexOf(';'));
+    }
+
+    private static String csrf(String page) {
+        Matcher m = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"").matcher(page);
+        assertThat(m.find()).as("a form with a CSRF token").isTrue();
+        return m.group(1);
+    }
+
+    /** The desk has read the journal (the first pass runs beside the server). */
+    private String desk(String cookie, String mustShow) {
+        String[] body = {null};
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            body[0] = get("/", cookie).body();
+            return body[0].contains(mustShow);
+        });
+        return body[0];
+    }
+
+    @Test
+    void everyRouteNeedsTheSessionAndTheStartTokenWorksOnce() throws Exception {
+        start(journal(), false);
+        for (String path : List.of("/", "/overview", "/overview?q=ord", "/task?id=ord-2", "/intent/" + K_CRASH, "/events",
+                "/static/console.js", "/static/console.css", "/nowhere")) {
+            assertThat(get(path, null).statusCode()).as(path).isEqualTo(401);
+            assertThat(get(path, "effectful_console=forged").statusCode()).as(path).isEqualTo(401);
+        }
+        assertThat(post("/intent/" + K_CRASH + "/resolve", null, "applied=yes&note=x").statusCode()).isEqualTo(401);
+        assertThat(get("/login?token=wrong", null).statusCode()).isEqualTo(401);
+        String cookie = signIn();
+        URI url = URI.create(server.url());
+        assertThat(get(url.getRawPath() + "?" + url.getRawQuery(), null).statusCode()).as("the token works once").isEqualTo(401);
+        HttpResponse<String> page = get("/", cookie);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
+                .contains("default-src 'none'", "script-src 'self'", "frame-ancestors 'none'").doesNotContain("unsafe");
+        // a page that rebinds its own name to 127.0.0.1 does not reach the console
+        try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            s.setSoTimeout(20_000);
+            s.getOutputStream().write(("GET / HTTP/1.1\r\nHost: evil.example\r\nCookie: " + cookie
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String status = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("");
+            assertThat(status).startsWith("HTTP/1.1 421");
+        }
+    }
+
+    @Test
+    void aPostWithoutTheFormsTokenIsRefusedAndChangesNothing() throws Exception {
+        Path dir = journal();
+        start(dir, false);
+        String cookie = signIn();
+        desk(cookie, K_CRASH.substring(0, 12));
+        assertThat(post("/intent/" + K_CRASH + "/resolve", cookie, "applied=yes&note=checked&person=ann").statusCode())
+                .isEqualTo(403);
+        assertThat(post("/intent/" + K_CRASH + "/resolve", cookie, "csrf=nope&applied=yes&note=checked&person=ann").statusCode())
+                .isEqualTo(403);
+        assertThat(TestJournals.cli("--dir", dir.toString(), "show", K_CRASH).out()).doesNotContain("resolution");
+    }
+
+    @Test
+    void journaledTextIsShownAsTextNeverAsMarkup() throws Exception {
+        start(journal(), false);
+        String cookie = signIn();
+        String desk = desk(cookie, "ord-3");
+        assertThat(desk).doesNotContain(XSS).contains("&lt;img src=x onerror=alert(1)&gt;");
+        String intent = get("/intent/00000000000000000000000000000009", cookie).body();
+        assertThat(intent).doesNotContain(XSS).contains("&lt;img");
+        String search = get("/overview?q=" + java.net.URLEncoder.encode(XSS, StandardCharsets.UTF_8), cookie).body();
+        assertThat(search).doesNotContain(XSS).contains("&lt;img");
+    }
+
+    @Test
+    void aVerdictFromThePageIsTheCliVerdictNamingThePerson() throws Exception {
+        Path dir = journal();
+        start(dir, false);
+        String cookie = signIn();
+        desk(cookie, K_CRASH.substring(0, 12));
+        String page = get("/intent/" + K_CRASH, cookie).body();
+        assertThat(page).contains("It applied", "It did not apply", "resolve " + K_CRASH + " --applied yes");
+        // a note is required
+        assertThat(post("/intent/" + K_CRASH + "/resolve", cookie, "csrf=" + csrf(page) + "&applied=yes&note=&person=ann")
+                .statusCode()).isEqualTo(400);
+        HttpResponse<String> done = post("/intent/" + K_CRASH + "/resolve", cookie, "csrf=" + csrf(page)
+                + "&applied=yes&note=order+X-1+is+in+the+shop&person=Ann+Lee&result=%22order-77%22");
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        assertThat(done.body()).contains("Recorded", "resolved " + K_CRASH);
+        List<JournalRecord> records = new java.util.ArrayList<>();
+        try (JournalReader r = JournalReader.open(dir, 2_000)) {
+            r.scan((i, rec) -> records.add(rec));
+        }
+        JournalRecord resolution = records.get(records.size() - 1);
+        assertThat(resolution.type()).isEqualTo(RecordType.RESOLUTION);
+        assertThat(resolution.intentKey()).isEqualTo(K_CRASH);
+        assertThat(resolution.result()).isEqualTo("\"order-77\"");
+        assertThat(resolution.message()).contains("order X-1 is in the shop", "Ann Lee", "OS user tester");
+        // the desk follows the journal: the intent no longer waits
+        await().atMost(Duration.ofSeconds(10)).until(() -> !get("/", cookie).body().contains(K_CRASH.substring(0, 12)));
+    }
+
+    @Test
+    void aReadOnlyConsoleShowsNoFormAndRefusesEveryAction() throws Exception {
+        start(journal(), true);
+        String cookie = signIn();
+        desk(cookie, K_CRASH.substring(0, 12));
+        for (String path : List.of("/", "/intent/" + K_CRASH, "/task?id=ord-2")) {
+            assertThat(get(path, cookie).body()).as(path).doesNotContain("method=\"post\"").doesNotContain("name=\"csrf\"");
+        }
+        assertThat(post("/intent/" + K_CRASH + "/resolve", cookie, "applied=yes&note=x&person=ann").statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void theTaskPageShowsTheRepeatUnderTheIntentItRepeated() throws Exception {
+        start(journal(), false);
+        String cookie = signIn();
+        desk(cookie, K_CRASH.substring(0, 12));
+        String task = get("/task?id=ord-1", cookie).body();
+        int intent = task.indexOf("<tr class=\"intent\"");
+        int repeat = task.indexOf("<tr class=\"dedup repeat\"");
+        int charge = task.indexOf("charge");
+        assertThat(intent).isNotNegative();
+        assertThat(repeat).as("the dedup sits with its intent").isGreaterThan(intent).isLessThan(charge);
+        String overview = get("/overview", cookie).body();
+        assertThat(overview).contains("wait for a person");
+    }
+}
