@@ -63,13 +63,28 @@ public final class ConsoleServer implements AutoCloseable {
         this.osUser = osUser;
         this.clock = clock;
         this.loopbackOnly = address.getAddress().isLoopbackAddress();
-        // the generated classes sit beside this one, in whatever loader holds the CLI
-        this.templates = TemplateEngine.createPrecompiled(null, ContentType.Html, ConsoleServer.class.getClassLoader());
+        this.templates = precompiledTemplates();
         this.server = HttpServer.create(address, 32);
         this.pages = Executors.newFixedThreadPool(4, daemon("effectful-console"));
         this.live = Executors.newCachedThreadPool(daemon("effectful-console-live"));
         server.setExecutor(pages);
         server.createContext("/", this::handle);
+    }
+
+    /**
+     * The generated template classes sit beside this one, in whatever loader holds the CLI (the agent's
+     * isolated one in the jar). JTE looks them up through the context loader when given no class
+     * directory, so that is pointed here for the moment the engine is made.
+     */
+    private static TemplateEngine precompiledTemplates() {
+        Thread t = Thread.currentThread();
+        ClassLoader before = t.getContextClassLoader();
+        t.setContextClassLoader(ConsoleServer.class.getClassLoader());
+        try {
+            return TemplateEngine.createPrecompiled(null, ContentType.Html, ConsoleServer.class.getClassLoader());
+        } finally {
+            t.setContextClassLoader(before);
+        }
     }
 
     /** Starts a console on {@code address}; {@link #url()} is what the person opens. */
@@ -123,8 +138,14 @@ public final class ConsoleServer implements AutoCloseable {
                 return;
             }
             route(ex, session.get(), method, path);
-        } catch (RuntimeException e) {
-            // one broken page must not stop the console; the person sees why
+        } catch (RuntimeException | LinkageError e) {
+            // one broken page must not stop the console; the person sees why, and so does its log
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            System.err.println("effectful console: " + ex.getRequestURI().getRawPath() + " failed: " + e
+                    + (root == e ? "" : " (" + root + ")"));
             try {
                 text(ex, 500, "the console failed on this page: " + e);
             } catch (IOException | RuntimeException ignored) {
