@@ -36,6 +36,8 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     private long lastIndex = -1; // guarded by lock
     private volatile long version;
     private volatile String problem;
+    private volatile String reading = "Reading the journal; this page updates when it is done.";
+    private volatile long readSoFar; // written by the reader thread only
     private volatile boolean closed;
 
     private JournalConsole(JournalCli cli, JournalReader reader) {
@@ -54,14 +56,21 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
 
     private void follow() {
         try {
+            // the first pass holds no lock: pages answer "reading" meanwhile instead of waiting for it
             IntentTable first = IntentTable.forJournal(reader);
+            long expected = reader.recordCountHint();
             long[] last = {-1};
+            reader.scanSummaries((i, r) -> {
+                first.accept(i, r);
+                activity.accept(r);
+                last[0] = i;
+                if (++readSoFar % 100_000 == 0) {
+                    reading = String.format("Reading the journal: %,d of about %,d records so far; this page updates"
+                            + " when it is done.", readSoFar, expected);
+                    version++;
+                }
+            });
             synchronized (lock) {
-                reader.scanSummaries((i, r) -> {
-                    first.accept(i, r);
-                    activity.accept(r);
-                    last[0] = i;
-                });
                 table = first;
                 lastIndex = last[0];
             }
@@ -124,8 +133,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     public Views.Desk desk() {
         synchronized (lock) {
             if (table == null) {
-                return new Views.Desk(List.of(), List.of(), List.of(), problem != null ? problem
-                        : "Reading the journal; this page updates when it is done.");
+                return new Views.Desk(List.of(), List.of(), List.of(), problem != null ? problem : reading);
             }
             List<Views.Held> person = new ArrayList<>();
             List<Views.Held> settling = new ArrayList<>();
@@ -195,6 +203,9 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     @Override
     public Views.TaskPage task(String task) {
         synchronized (lock) {
+            if (table == null) {
+                return new Views.TaskPage(task, null, List.of()); // the reader owns the journal until its first pass ends
+            }
             Map<String, List<Views.Event>> byKey = new LinkedHashMap<>();
             List<Views.Event> loose = new ArrayList<>();
             String[] actor = {null};
