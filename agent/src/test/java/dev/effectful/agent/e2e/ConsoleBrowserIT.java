@@ -2,19 +2,12 @@ package dev.effectful.agent.e2e;
 
 import dev.effectful.agent.e2e.apps.DeskApp;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +16,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The console in a real headless Chromium, against a real writer JVM with the agent: a MONEY call
@@ -34,8 +26,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ConsoleBrowserIT {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     /** Shown as text, never run: the test fails if an alert opens. */
     private static final String XSS_ORDER = "<img/src=x/onerror=alert(1)>";
     private static final String CARD = "4242-SECRET-CARD-4242";
@@ -49,18 +39,7 @@ class ConsoleBrowserIT {
 
     @BeforeEach
     void browser() {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "console browser tests skipped: /usr/bin/chromium and /usr/bin/chromedriver are missing"
-                        + " (apt-get install chromium chromium-driver; .ci/run installs them when root)");
-        ChromeOptions o = new ChromeOptions();
-        o.setBinary(CHROMIUM.toFile());
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--window-size=1400,1000", "--user-data-dir=" + tmp.resolve("chromium"));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, o);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        browser = Browsers.headless(tmp.resolve("chromium"));
     }
 
     @AfterEach
@@ -91,24 +70,8 @@ class ConsoleBrowserIT {
         return app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
     }
 
-    private WebDriverWait waiting(Duration d) {
-        WebDriverWait w = new WebDriverWait(browser, d);
-        w.pollingEvery(Duration.ofMillis(50));
-        w.withMessage(() -> "the page was:\n" + browser.getPageSource());
-        return w;
-    }
 
-    private void noAlert() {
-        assertThatThrownBy(() -> browser.switchTo().alert()).as("a script from the journal ran")
-                .isInstanceOf(NoAlertPresentException.class);
-    }
 
-    private void screenshot(String name) throws Exception {
-        Path dir = Path.of(System.getProperty("effectful.screenshots", "target/console-screenshots"));
-        Files.createDirectories(dir);
-        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
-        Files.write(dir.resolve(name + ".png"), png);
-    }
 
     @Test
     void aCrashMidCallReachesThePersonAndTheirVerdictIsWhatTheNextCallReturns() throws Exception {
@@ -122,35 +85,35 @@ class ConsoleBrowserIT {
                 try (ConsoleProcess console = ConsoleProcess.start(tmp.resolve("logs-console"), journal)) {
                     browser.get(console.url());
                     assertThat(browser.getCurrentUrl()).isEqualTo(console.base() + "/");
-                    waiting(Duration.ofSeconds(30)).until(b -> !b.findElements(By.cssSelector("#running tr.intent")).isEmpty());
+                    Browsers.waiting(browser, Duration.ofSeconds(30)).until(b -> !b.findElements(By.cssSelector("#running tr.intent")).isEmpty());
                     assertThat(browser.findElements(By.cssSelector("#held tr.intent"))).as("running, not held").isEmpty();
 
                     long killed = System.nanoTime();
                     first.kill9();
-                    waiting(Duration.ofSeconds(2)).until(b -> !b.findElements(By.cssSelector("#held tr.intent")).isEmpty());
+                    Browsers.waiting(browser, Duration.ofSeconds(2)).until(b -> !b.findElements(By.cssSelector("#held tr.intent")).isEmpty());
                     long shownMillis = (System.nanoTime() - killed) / 1_000_000;
                     WebElement row = browser.findElement(By.cssSelector("#held tr.intent"));
                     String key = row.getAttribute("data-key");
                     assertThat(row.getText()).contains("charge", "money", "t-desk", XSS_ORDER, "1");
                     assertThat(browser.getPageSource()).doesNotContain(CARD);
-                    noAlert();
-                    screenshot("needs-a-person");
+                    Browsers.noAlert(browser);
+                    Browsers.screenshot(browser, "needs-a-person");
 
                     // the restarted writer: the verdict is handed to it live
                     ForkedApp second = writer(journal, ledger, "second");
                     try {
                         browser.findElement(By.cssSelector("#held a.key")).click();
-                        waiting(Duration.ofSeconds(20)).until(b -> !b.findElements(By.id("applied-form")).isEmpty());
+                        Browsers.waiting(browser, Duration.ofSeconds(20)).until(b -> !b.findElements(By.id("applied-form")).isEmpty());
                         assertThat(browser.findElement(By.id("args")).getText()).contains(XSS_ORDER).doesNotContain(CARD);
                         assertThat(browser.getPageSource()).doesNotContain(CARD);
-                        noAlert();
+                        Browsers.noAlert(browser);
                         WebElement form = browser.findElement(By.id("applied-form"));
                         form.findElement(By.name("person")).sendKeys("Ann Lee");
                         form.findElement(By.name("result")).sendKeys("\"receipt-42\"");
                         form.findElement(By.name("note")).sendKeys("the bank shows the charge");
-                        screenshot("act");
+                        Browsers.screenshot(browser, "act");
                         form.findElement(By.id("it-applied")).click();
-                        waiting(Duration.ofSeconds(60)).until(b -> !b.findElements(By.id("done-heading")).isEmpty());
+                        Browsers.waiting(browser, Duration.ofSeconds(60)).until(b -> !b.findElements(By.id("done-heading")).isEmpty());
                         assertThat(browser.findElement(By.id("done-heading")).getText()).isEqualTo("Recorded");
                         assertThat(browser.findElement(By.id("done-lines")).getText())
                                 .contains("resolved " + key, "recorded by the running writer (pid " + second.pid() + ")");

@@ -30,13 +30,21 @@ public final class ConsoleProcess implements AutoCloseable {
 
     /** Starts the console on {@code journal} with the extra CLI arguments, and waits for its URL. */
     public static ConsoleProcess start(Path logs, Path journal, String... extra) throws IOException, InterruptedException {
+        return start(java.util.Map.of(), logs, journal, extra);
+    }
+
+    /** With extra environment variables, e.g. the shared store's {@code EFFECTFUL_STORE_*}. */
+    public static ConsoleProcess start(java.util.Map<String, String> env, Path logs, Path journal, String... extra)
+            throws IOException, InterruptedException {
         Files.createDirectories(logs);
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", ForkedApp.AGENT_JAR.toString(), "journal", "--dir", journal.toString(), "console", "--port", "0"));
         cmd.addAll(List.of(extra));
         Path out = Files.createTempFile(logs, "console-out", ".txt");
         Path err = Files.createTempFile(logs, "console-err", ".txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
         long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < end) {
             Matcher m = URL.matcher(Files.readString(out, StandardCharsets.UTF_8));

@@ -1,5 +1,6 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.agent.cli.console.ConsoleData;
 import dev.effectful.agent.cli.console.ConsoleServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,7 +23,8 @@ import java.util.concurrent.CountDownLatch;
                 "a verdict form for each (the same as journal resolve), each task's timeline, and an overview.",
                 "Prints one sign-in URL with a one-time token; runs until stopped (Ctrl-C).",
                 "Bound to 127.0.0.1 unless --bind says otherwise; from another machine use an SSH tunnel:",
-                "  ssh -L 7780:127.0.0.1:7780 HOST   then open the printed URL on your machine."})
+                "  ssh -L 7780:127.0.0.1:7780 HOST   then open the printed URL on your machine.",
+                "With --store postgres: every host's held intents from the fleet's store, on one page."})
 final class ConsoleCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -41,10 +43,6 @@ final class ConsoleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
-        if (cli.sharedStore()) {
-            throw new CliException(JournalCli.USAGE, "console reads one journal; with --store postgres run it on a host"
-                    + " with --dir, or use journal --store postgres unresolved / resolve for the fleet");
-        }
         InetAddress address;
         try {
             address = InetAddress.getByName(bind);
@@ -54,7 +52,8 @@ final class ConsoleCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new CliException(JournalCli.USAGE, "--port must be 0-65535");
         }
-        JournalConsole data = JournalConsole.open(cli);
+        // a fleet's console reads the shared store (every host on one page); otherwise this journal
+        ConsoleData data = cli.sharedStore() ? StoreConsole.open(cli) : JournalConsole.open(cli);
         ConsoleServer server;
         try {
             server = ConsoleServer.start(data, new InetSocketAddress(address, port), readOnly,

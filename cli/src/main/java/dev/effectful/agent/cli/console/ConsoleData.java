@@ -7,7 +7,7 @@ import java.util.Optional;
  * its live writer, or the fleet's store. Implementations act only through the paths the CLI uses
  * (a live resolve request, or the store), so the journal keeps its one writer.
  */
-public interface ConsoleData {
+public interface ConsoleData extends AutoCloseable {
 
     /** Where the data comes from, for the page header: a journal directory or a store URL. */
     String source();
@@ -30,4 +30,8 @@ public interface ConsoleData {
      * @param person     who decided: the name typed in the console and the console's OS user
      */
     Views.Done resolve(String key, boolean applied, String note, String resultJson, String person);
+
+    /** Stops reading; the console is going away. */
+    @Override
+    void close();
 }
