@@ -276,12 +276,19 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             args.add("--result");
             args.add(resultJson);
         }
+        return viaCli(cli, args, key);
+    }
+
+    /**
+     * Runs a CLI command in this process, as a person would in a shell (the same checks, the same live
+     * hand-over, the same words), and turns what it printed into the page's answer.
+     */
+    static Views.Done viaCli(JournalCli cli, List<String> args, String key) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            // the CLI's own command: the same checks, the same live hand-over, the same words
             code = JournalCli.run(args.toArray(String[]::new), o, e, cli.env, false, cli.clock, cli.stallMillis);
         }
         List<String> lines = new ArrayList<>();

@@ -1,14 +1,10 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.agent.cli.console.ConsoleData;
-import dev.effectful.agent.cli.console.ConsoleServer;
 import dev.effectful.agent.cli.console.Views;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.store.StoreView;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -155,18 +151,7 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
             args.add("--result");
             args.add(resultJson);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            code = JournalCli.run(args.toArray(String[]::new), o, e, cli.env, false, cli.clock, cli.stallMillis);
-        }
-        List<String> lines = new ArrayList<>();
-        out.toString(StandardCharsets.UTF_8).lines().forEach(lines::add);
-        err.toString(StandardCharsets.UTF_8).lines().map(l -> l.replaceFirst("^effectful journal: ", "")).forEach(lines::add);
-        return new Views.Done(code == JournalCli.OK, code == JournalCli.OK ? "Recorded" : "Not recorded", lines,
-                ConsoleServer.Links.intent(key));
+        return JournalConsole.viaCli(cli, args, key);
     }
 
     private Views.Held held(StoreView.Unresolved u) {
