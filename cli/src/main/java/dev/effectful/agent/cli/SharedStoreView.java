@@ -108,6 +108,8 @@ final class SharedStoreView {
                 case NO_SUCH_INTENT -> throw new CliException(JournalCli.USAGE, "no intent " + key + " in the shared store");
                 case STILL_RUNNING -> throw new CliException(JournalCli.REFUSED, "intent " + key
                         + " is still claimed by a live host (its lease has not expired); resolve it once that call ends");
+                case NOT_AWAITING_APPROVAL -> throw new CliException(JournalCli.REFUSED, "intent " + key
+                        + " is not unresolved");
             };
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
