@@ -116,7 +116,8 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     /**
      * Tools whose new intents a person approves before they run, besides those declaring
      * {@code approval = Approval.REQUIRED}: a comma-separated list of tool names (verbs) and kinds,
-     * e.g. {@code money,delete_account}. Empty (default): none.
+     * e.g. {@code money,delete_account} (in the agent argument, whose pairs commas separate:
+     * {@code approval=money+delete_account}). Empty (default): none.
      */
     public static final String APPROVAL = "effectful.approval";
     /** How long an approval request waits for a verdict before it expires (a duration; default 24h). */
@@ -475,10 +476,13 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
      */
     static final Duration MAX_DURATION = Duration.ofDays(106_751);
 
-    /** A comma-separated list of tool names and kind words, lower-cased; a blank list is none. */
+    /**
+     * A list of tool names and kind words, lower-cased; a blank list is none. Separated by commas, or by
+     * plus signs where a comma separates something else (the agent argument: {@code approval=money+refund}).
+     */
     static Set<String> parseNames(String key, String v) {
         Set<String> out = new java.util.TreeSet<>();
-        for (String part : v.split(",")) {
+        for (String part : v.split("[,;+\\s]+")) {
             String n = part.strip().toLowerCase(Locale.ROOT);
             if (n.isEmpty()) {
                 continue;
