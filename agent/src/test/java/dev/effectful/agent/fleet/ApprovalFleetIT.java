@@ -129,6 +129,9 @@ class ApprovalFleetIT {
             CliRun list = CliRun.journal(storeEnv(), tmp, "--store", "postgres", "approvals");
             assertThat(list.exitCode()).as(list.toString()).isEqualTo(3);
             assertThat(list.stdout()).contains(key, "charge", "money");
+            CliRun unresolved = CliRun.journal(storeEnv(), tmp, "--store", "postgres", "unresolved");
+            assertThat(unresolved.exitCode()).as("nothing ran: not an unknown effect").isZero();
+            assertThat(unresolved.stdout()).contains("Awaiting approval (1)", key);
             CliRun approve = CliRun.journal(storeEnv(), tmp, "--store", "postgres", "approve", key, "--note",
                     "approved for the fleet", "--by", "Carol");
             assertThat(approve.exitCode()).as(approve.toString()).isZero();
