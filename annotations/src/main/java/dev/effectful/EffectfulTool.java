@@ -76,6 +76,13 @@ public @interface EffectfulTool {
      */
     String keyHeader() default "";
 
+    /**
+     * {@link Approval#REQUIRED}: a person approves each new intent of this tool before its body first runs
+     * (see {@link Approval}). The default, {@link Approval#NONE}, still requires one when the configuration
+     * {@code effectful.approval} lists the tool's name or kind.
+     */
+    Approval approval() default Approval.NONE;
+
     /** Refuse to start when less task budget than this is left (milliseconds; 0 = no floor). */
     long floorMillis() default 0;
 

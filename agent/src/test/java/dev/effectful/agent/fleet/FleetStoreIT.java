@@ -246,8 +246,8 @@ class FleetStoreIT {
         try (Connection c = pg.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*), max(version) FROM effectful_schema")) {
             rs.next();
-            assertThat(rs.getInt(1)).as("every migration applied once").isEqualTo(2);
-            assertThat(rs.getInt(2)).isEqualTo(2);
+            assertThat(rs.getInt(1)).as("every migration applied once").isEqualTo(3);
+            assertThat(rs.getInt(2)).isEqualTo(3);
         }
     }
 

@@ -39,7 +39,11 @@ final class IntentTable {
         PROBE_FAILED("probe-failed", true, Phase.PROBE_FAILED),
         PROBE_ABSENT("absent", false, Phase.PROBED_ABSENT),
         RESOLVED_YES("resolved-yes", false, Phase.RESOLVED_APPLIED),
-        RESOLVED_NO("resolved-no", false, Phase.RESOLVED_NOT_APPLIED);
+        RESOLVED_NO("resolved-no", false, Phase.RESOLVED_NOT_APPLIED),
+        AWAITING_APPROVAL("awaiting-approval", false, Phase.AWAITING_APPROVAL),
+        APPROVED("approved", false, Phase.APPROVED),
+        DENIED("denied", false, Phase.DENIED),
+        EXPIRED("expired", false, Phase.EXPIRED);
 
         final String word;
         final boolean unresolved;
@@ -172,6 +176,9 @@ final class IntentTable {
             if (t != 0) {
                 taskAttempts[t]++;
             }
+        } else if (r.type() == RecordType.APPROVAL_REQUESTED) {
+            // the request carries the arguments as journaled, like an intent: approvals and show read them there
+            intentIndex[row] = index;
         } else if (r.type() == RecordType.PROBE) {
             probe[row] = probeCode(r.probe());
         } else if (r.type() == RecordType.KEY_SENT && r.attempt() == attempt[row]) {
@@ -364,6 +371,18 @@ final class IntentTable {
             return false; // keyable or not is not known for a record written before intents said so
         }
         return ReentryRules.UnknownEffect.settlesByItself(k, keyed, (declared & HAS_PROBE) != 0);
+    }
+
+    /** Intents waiting for a person's approval, in journal order. */
+    List<Intent> awaitingApproval() {
+        List<Intent> out = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            if (STATES[state[r]] == State.AWAITING_APPROVAL) {
+                out.add(intent(r));
+            }
+        }
+        out.sort((a, b) -> Long.compare(a.intentIndex(), b.intentIndex()));
+        return out;
     }
 
     /** Unresolved intents in journal order. */

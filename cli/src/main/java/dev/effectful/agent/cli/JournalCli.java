@@ -27,14 +27,14 @@ import java.util.concurrent.Callable;
         description = "Read an Effectful journal: what happened, what is unresolved, and record a person's verdict.",
         subcommands = {TasksCommand.class, ShowCommand.class, UnresolvedCommand.class, TailCommand.class,
                 ExportCommand.class, ResolveCommand.class, VerifyCommand.class, SecretCommand.class,
-                ConsoleCommand.class},
+                ApprovalsCommand.class, ApprovalVerdict.Approve.class, ApprovalVerdict.Deny.class, ConsoleCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  0  done; nothing needs a person",
                 "  1  verify found something a person must look at; secret found secret.key",
                 "     is not the journal's; or part of the journal could not be read",
                 "  2  usage error, or DIR is missing or not a journal",
-                "  3  unresolved intents exist (unresolved)",
+                "  3  unresolved intents exist (unresolved); approvals are waiting (approvals)",
                 "  4  resolve refused: the intent is not unresolved, or the running writer",
                 "     refused the verdict or did not record it within --wait seconds",
                 "",
@@ -196,7 +196,7 @@ public final class JournalCli implements Callable<Integer> {
     @Override
     public Integer call() {
         err.println("effectful journal: a command is required: tasks, show, unresolved, tail, export, resolve, verify,"
-                + " secret"
+                + " secret, approvals, approve, deny"
                 + " (try: journal --help)");
         return USAGE;
     }

@@ -86,6 +86,9 @@ final class Json {
         num(g, "duration_ms", r.durationMs());
         str(g, "item", r.item());
         str(g, "header", r.header());
+        str(g, "verdict", r.verdict());
+        str(g, "by", r.by());
+        str(g, "note", r.note());
     }
 
     static void str(JsonGenerator g, String field, String value) throws IOException {

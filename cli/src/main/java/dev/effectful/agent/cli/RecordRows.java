@@ -49,6 +49,10 @@ final class RecordRows {
         if (r.type().note() != null) {
             sb.append(r.type().note()).append(r.header() == null ? "?" : r.header());
         }
+        if (r.verdict() != null) {
+            sb.append(r.verdict()).append(r.by() == null ? "" : " by " + r.by())
+                    .append(r.note() == null ? "" : ": " + r.note()).append(' ');
+        }
         if (r.args() != null) {
             sb.append("args=").append(r.args());
         }

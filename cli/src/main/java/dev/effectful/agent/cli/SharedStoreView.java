@@ -91,9 +91,46 @@ final class SharedStoreView {
             if (!cli.json) {
                 out.print(cli.out, cli.style);
             }
+            approvalsApart(cli, view);
             return waiting > 0 ? JournalCli.UNRESOLVED : JournalCli.OK;
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
+        }
+    }
+
+    /** The fleet's intents waiting for approval, under their own heading: nothing ran, so none is unresolved. */
+    private static void approvalsApart(JournalCli cli, StoreView view) {
+        List<StoreView.PendingApproval> pending;
+        try {
+            pending = view.approvals();
+        } catch (UnsupportedOperationException noApprovals) {
+            return;
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        Table t = new Table("INTENT KEY", "TASK", "CALL", "KIND", "STATE", "HOST", "REQUESTED");
+        for (StoreView.PendingApproval a : pending) {
+            if (cli.json) {
+                cli.out.println(Json.line(g -> {
+                    g.writeStringField("intent_key", a.intentKey());
+                    Json.str(g, "task", a.task());
+                    Json.str(g, "call", a.call());
+                    Json.str(g, "kind", a.kind());
+                    g.writeStringField("state", "awaiting-approval");
+                    Json.str(g, "host", a.host());
+                    g.writeStringField("requested", Times.iso(a.requested().toEpochMilli(), cli.zone));
+                }));
+            } else {
+                t.row(a.intentKey(), a.task(), a.call(), a.kind(), "awaiting-approval", a.host(),
+                        Times.human(a.requested().toEpochMilli(), cli.zone));
+            }
+        }
+        if (!cli.json) {
+            cli.out.println();
+            cli.out.println("Awaiting approval (" + pending.size() + "): nothing ran; approve or deny each with journal"
+                    + " --store postgres approve|deny KEY --note TEXT");
+            t.print(cli.out, cli.style);
         }
     }
 
@@ -108,6 +145,8 @@ final class SharedStoreView {
                 case NO_SUCH_INTENT -> throw new CliException(JournalCli.USAGE, "no intent " + key + " in the shared store");
                 case STILL_RUNNING -> throw new CliException(JournalCli.REFUSED, "intent " + key
                         + " is still claimed by a live host (its lease has not expired); resolve it once that call ends");
+                case NOT_AWAITING_APPROVAL -> throw new CliException(JournalCli.REFUSED, "intent " + key
+                        + " is not unresolved");
             };
         } catch (StoreUnavailableException e) {
             throw unavailable(e);

@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
                 "the next call settles by itself (the tool has a probe, is IDEMPOTENT or READ, declares keyable, or the",
                 "attempt's key was seen going out: a key_sent record, so the next call re-sends the same key).",
                 "An intent with no outcome yet, written by the writer that is live right now, is shown as in-flight",
-                "and does not count toward exit code 3."})
+                "and does not count toward exit code 3. Intents waiting for a person's approval are listed apart,",
+                "under \"awaiting approval\" (see: journal approvals), and do not count toward exit code 3 either."})
 final class UnresolvedCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -40,15 +41,33 @@ final class UnresolvedCommand implements Callable<Integer> {
         IntentTable table;
         JournalReader.Report report;
         List<Row> rows = new ArrayList<>();
+        List<ApprovalsCommand.Pending> approvals;
         try (JournalReader reader = cli.openReader()) {
             table = IntentTable.forJournal(reader);
             report = reader.scanSummaries(table::accept);
             rows = rows(reader, table);
+            approvals = ApprovalsCommand.pending(reader, table);
         }
         long open = rows.stream().filter(Row::needsPerson).count();
         if (cli.json) {
             for (Row row : rows) {
                 cli.out.println(json(row));
+            }
+            for (ApprovalsCommand.Pending p : approvals) {
+                cli.out.println(Json.line(g -> {
+                    Json.str(g, "task", p.intent().task());
+                    Json.str(g, "actor", p.intent().actor());
+                    Json.str(g, "call", p.intent().call());
+                    Json.str(g, "kind", p.intent().kind());
+                    g.writeStringField("intent_key", p.intent().key());
+                    g.writeStringField("state", "awaiting-approval");
+                    g.writeBooleanField("settles_on_next_call", false);
+                    if (p.request() != null && p.request().started() > 0) {
+                        g.writeStringField("started", Times.iso(p.request().started(), cli.zone));
+                        g.writeNumberField("age_s", Math.max(0, (cli.now() - p.request().started()) / 1000));
+                        Json.embedded(g, "args", p.request().args());
+                    }
+                }));
             }
         } else {
             List<Row> person = rows.stream().filter(r -> !r.intent().settles() || r.state().equals("in-flight")).toList();
@@ -66,6 +85,14 @@ final class UnresolvedCommand implements Callable<Integer> {
                         + " safely (idempotent, read, keyable, or its key was sent: the same key goes again); nobody needs"
                         + " to act");
                 table(settle).print(cli.out, cli.style);
+            }
+            if (!approvals.isEmpty()) {
+                cli.out.println();
+                cli.out.println("Awaiting approval (" + approvals.size() + "): nothing ran; a person approves or denies"
+                        + " each (journal approve|deny KEY --note TEXT; see: journal approvals)");
+                ApprovalsCommand view = new ApprovalsCommand();
+                view.cli = cli;
+                view.table(approvals).print(cli.out, cli.style);
             }
         }
         int code = cli.warn(report);

@@ -31,7 +31,16 @@ import java.util.function.UnaryOperator;
  */
 public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                               Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
-                              long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask) {
+                              long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask,
+                              Approvals approvals) {
+
+    /** As the canonical constructor, with no tool needing approval by configuration ({@link Approvals#NONE}). */
+    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
+                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
+                           long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask) {
+        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, journalReserveBytes, store,
+                taskBudget, mcpTrustTask, Approvals.NONE);
+    }
 
     /** The default of {@link #TASK_BUDGET}. */
     public static final Duration DEFAULT_TASK_BUDGET = Duration.ofMinutes(5);
@@ -104,16 +113,39 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
      */
     public static final String MCP_TRUST_TASK = "effectful.mcp.trust_task";
 
+    /**
+     * Tools whose new intents a person approves before they run, besides those declaring
+     * {@code approval = Approval.REQUIRED}: a comma-separated list of tool names (verbs) and kinds,
+     * e.g. {@code money,delete_account} (in the agent argument, whose pairs commas separate:
+     * {@code approval=money+delete_account}). Empty (default): none.
+     */
+    public static final String APPROVAL = "effectful.approval";
+    /** How long an approval request waits for a verdict before it expires (a duration; default 24h). */
+    public static final String APPROVAL_TIMEOUT = "effectful.approval.timeout";
+
     /** Journal roll cycles {@link #ROLL_CYCLE} accepts. */
     public static final List<String> ROLL_CYCLES = List.of("daily", "hourly", "minutely", "five_minutely", "secondly");
 
     /** Every key, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
     public static final List<String> KEYS = List.of(JOURNAL_DIR, SYNC, RETENTION, FAILURE, CLASSIFIER_FILE, LOG_LEVEL,
             ROLL_CYCLE, JOURNAL_RESERVE, STORE, STORE_URL, STORE_USER, STORE_PASSWORD, STORE_PASSWORD_FILE, STORE_LEASE,
-            STORE_TIMEOUT, TASK_BUDGET, MCP_TRUST_TASK);
+            STORE_TIMEOUT, TASK_BUDGET, MCP_TRUST_TASK, APPROVAL, APPROVAL_TIMEOUT);
 
     /** System properties of the command-line tool, not of the agent: known, never warned about. */
     private static final Set<String> TOOL_PROPERTIES = Set.of("effectful.cli.stallMillis");
+
+    /**
+     * {@link #APPROVAL} and {@link #APPROVAL_TIMEOUT}: which tools need a person's approval by configuration
+     * (lower-case tool names and kind words), and how long a request waits for a verdict.
+     */
+    public record Approvals(Set<String> names, Duration timeout) {
+        public static final Approvals NONE = new Approvals(Set.of(), Duration.ofHours(24));
+
+        /** Whether the configuration names this tool, by its verb or its kind word. */
+        public boolean names(String verb, String kindWord) {
+            return !names.isEmpty() && (names.contains(verb.toLowerCase(Locale.ROOT)) || names.contains(kindWord));
+        }
+    }
 
     /** {@code effectful.store}. */
     public enum StoreKind { LOCAL, POSTGRES }
@@ -262,7 +294,9 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 v.get(JOURNAL_RESERVE, s -> parseBytes(JOURNAL_RESERVE, s), 16L << 20),
                 store(src, v),
                 v.get(TASK_BUDGET, s -> parseDuration(TASK_BUDGET, s), DEFAULT_TASK_BUDGET),
-                v.get(MCP_TRUST_TASK, s -> parseEnum(TrustTask.class, MCP_TRUST_TASK, s), TrustTask.LOOPBACK));
+                v.get(MCP_TRUST_TASK, s -> parseEnum(TrustTask.class, MCP_TRUST_TASK, s), TrustTask.LOOPBACK),
+                new Approvals(v.get(APPROVAL, s -> parseNames(APPROVAL, s), Set.of()),
+                        v.get(APPROVAL_TIMEOUT, s -> parseDuration(APPROVAL_TIMEOUT, s), Approvals.NONE.timeout())));
         Set<String> given = new HashSet<>();
         for (String key : KEYS) {
             src.get(key).ifPresent(x -> given.add(key));
@@ -441,6 +475,26 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
      * value would overflow there, at the first call, as a retryable error no retry can fix.
      */
     static final Duration MAX_DURATION = Duration.ofDays(106_751);
+
+    /**
+     * A list of tool names and kind words, lower-cased; a blank list is none. Separated by commas, or by
+     * plus signs where a comma separates something else (the agent argument: {@code approval=money+refund}).
+     */
+    static Set<String> parseNames(String key, String v) {
+        Set<String> out = new java.util.TreeSet<>();
+        for (String part : v.split("[,;+\\s]+")) {
+            String n = part.strip().toLowerCase(Locale.ROOT);
+            if (n.isEmpty()) {
+                continue;
+            }
+            if (!n.matches("[a-z0-9_.:$-]+")) {
+                throw new IllegalArgumentException(key + "=" + v + ": '" + part.strip() + "' is neither a tool name nor a"
+                        + " kind (a comma-separated list such as money,delete_account)");
+            }
+            out.add(n);
+        }
+        return Set.copyOf(out);
+    }
 
     static Duration parseDuration(String key, String v) {
         String s = v.trim().toLowerCase(Locale.ROOT);

@@ -2,7 +2,10 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.EffectApplied;
 import dev.effectful.Status;
+import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.journal.JournalProblem;
+import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.keys.EarlierKeys;
 import dev.effectful.runtime.keys.IntentKeys;
@@ -49,6 +52,8 @@ final class Admission {
     private final Refusals refusals;
     private final CallRecords records;
     private final VerbOrdinals ordinals = new VerbOrdinals();
+    /** Which tools need a person's approval by configuration, and how long a request waits. */
+    private EffectfulConfig.Approvals approvals = EffectfulConfig.Approvals.NONE;
     /** Whether the journal may hold keys of the earlier format ({@code KeyFormat}); set before the first call. */
     private boolean earlierKeys;
 
@@ -96,6 +101,17 @@ final class Admission {
         return false;
     }
 
+    /** The configuration's approval rule ({@code effectful.approval}, {@code effectful.approval.timeout}). */
+    void approvals(EffectfulConfig.Approvals configured) {
+        approvals = configured;
+    }
+
+    /** Whether {@code tool}'s new intents wait for a person, and for how long. */
+    private ReentryRules.ApprovalRule approvalRule(ToolMethod tool) {
+        return new ReentryRules.ApprovalRule(tool.approvalDeclared() || approvals.names(tool.verb(), tool.kindWord()),
+                approvals.timeout().toMillis());
+    }
+
     /** The journal's version mark says some of its keys may be plain joins: those are looked up too. */
     void journalHoldsEarlierKeys() {
         earlierKeys = true;
@@ -117,6 +133,13 @@ final class Admission {
             }
         }
         boolean batch = tool.batch().isPresent() && !tool.isRead();
+        if (task.implicit() && !tool.isRead() && approvalRule(tool).required()) {
+            // an approval follows an intent, and outside a task every call is a new one: it could never be given
+            refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, "tool " + tool.verb() + " needs a person's"
+                    + " approval, which follows an intent of a task, and it was called outside any task: not run; open"
+                    + " one with Task.open(taskId, budget)");
+            return;
+        }
         if ((tool.isRead() || task.implicit()) && !batch) {
             execution.startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
             return;
@@ -221,7 +244,7 @@ final class Admission {
             d = store.decideAndClaim(call.intentKey, new IntentStore.IntentMeta(task.id(), tool.verb(),
                             tool.kindWord()),
                     (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
-                            call.intentKey, now, hint),
+                            call.intentKey, now, hint, approvalRule(tool)),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {
             JournalProblem down = new JournalProblem(e.misconfigured() ? JournalProblem.Cause.MISCONFIGURED
@@ -239,10 +262,57 @@ final class Admission {
                     + Refusals.beyondBudget(call.task, r.retryAfterS()));
         } else if (d instanceof Decision.Probe p) {
             execution.probeThenDecide(call, p.lastAttempt());
+        } else if (d instanceof Decision.RequestApproval a) {
+            requestApproval(call, a);
+        } else if (d instanceof Decision.AwaitApproval w) {
+            records.events().awaitingApproval(call);
+            refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, w.retryAfterS(), w.message()
+                    + Refusals.beyondBudget(call.task, w.retryAfterS()));
+        } else if (d instanceof Decision.ExpireApproval x) {
+            expireApproval(call, x);
+        } else if (d instanceof Decision.Denied denied) {
+            String note = denied.note();
+            if (note == null && denied.recordIndex() >= 0) {
+                note = records.read(denied.recordIndex()).map(JournalRecord::note).orElse(null);
+            }
+            refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null,
+                    ReentryRules.deniedMessage(denied.expired(), note));
         } else if (d instanceof Decision.Elsewhere e) {
             refusals.refuseOutOfBudget(call, Status.UNKNOWN, EffectApplied.UNKNOWN, "the same intent is running"
                     + " on " + e.holder() + " and the task budget ran out while waiting for it; stop and report");
         }
+    }
+
+    /**
+     * The first call of an intent that needs approval: the request is journaled (with the arguments, as an
+     * intent's are, so the person sees what they approve), then the call is told to wait. A request that
+     * cannot be journaled is no request: the call is refused retryable and the next one asks again.
+     */
+    private void requestApproval(Call call, Decision.RequestApproval a) {
+        JournalRecord request = records.base(call, RecordType.APPROVAL_REQUESTED).started(System.currentTimeMillis())
+                .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params()))
+                .retryAfterS(a.retryAfterS()).message("a person must approve this first").build();
+        try {
+            records.appendIntent(request);
+        } catch (JournalUnavailableException e) {
+            refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, 5L, "journal unavailable (" + e.getMessage()
+                    + "): the approval request could not be recorded; not run");
+            return;
+        }
+        records.events().awaitingApproval(call);
+        AgentLog.info("effectful: " + call.tool.verb() + " (task " + call.task.id() + ", intent " + call.intentKey
+                + ") waits for a person's approval; approve with: " + hint.approveCommand(call.intentKey)
+                + " (or deny with the same words)");
+        refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, a.retryAfterS(), a.message()
+                + Refusals.beyondBudget(call.task, a.retryAfterS()));
+    }
+
+    /** No verdict in time: the expiry is journaled (by effectful, not a person) and the call refused for good. */
+    private void expireApproval(Call call, Decision.ExpireApproval x) {
+        records.appendAndApply(records.base(call, RecordType.APPROVAL).started(System.currentTimeMillis())
+                .verdict("expired").by("effectful").note("no verdict within effectful.approval.timeout")
+                .effectApplied(dev.effectful.runtime.journal.Effect.NO).build());
+        refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, x.message());
     }
 
     /** The same intent runs in this process: its answer is this call's, within the task's budget. */

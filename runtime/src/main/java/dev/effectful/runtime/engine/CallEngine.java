@@ -76,6 +76,7 @@ public final class CallEngine implements AutoCloseable {
         BatchProtocol batches = new BatchProtocol(steps);
         this.admission = new Admission(argsRenderer, store, inFlight, batches, resolutions, hint, execution, replays,
                 refusals, records);
+        admission.approvals(config.approvals());
         if (local && dev.effectful.runtime.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
             admission.journalHoldsEarlierKeys();
         }

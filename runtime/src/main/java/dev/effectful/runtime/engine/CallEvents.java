@@ -81,13 +81,18 @@ final class CallEvents {
         call.attempt = attempt;
     }
 
+    /** The call is about to be refused because its intent waits for a person's approval: reported as such. */
+    void awaitingApproval(Call call) {
+        call.reentry = Reentry.APPROVAL;
+    }
+
     /** Not run: refused, or held for a person when its effect is unknown. */
     void refused(Call call, Status status, EffectApplied effect, Long retryAfterS, Long deadlineLeftS) {
         if (call.trace == null) {
             return;
         }
         boolean held = status == Status.UNKNOWN; // a failed probe too: its PROBE event came first
-        call.reentry = held ? Reentry.HELD : Reentry.REFUSED;
+        call.reentry = call.reentry == Reentry.APPROVAL ? Reentry.APPROVAL : held ? Reentry.HELD : Reentry.REFUSED;
         emit(call, held ? Step.HELD : Step.REFUSED, status, effect, retryAfterS, deadlineLeftS, 0,
                 errorType(status, null), null, false, true);
     }

@@ -85,7 +85,7 @@ final class ResolutionRequests implements AutoCloseable {
      */
     void beforeCall(String key, ToolMethod tool, long leftNanos) {
         IntentState s = store.get(key).orElse(null);
-        if (s == null || !s.isUnresolved()) {
+        if (s == null || !(s.isUnresolved() || s.awaitsApproval())) {
             return;
         }
         remember(key, tool);
@@ -216,12 +216,56 @@ final class ResolutionRequests implements AutoCloseable {
         if (req == null) {
             return;
         }
+        if (req.isApproval()) {
+            String refusal = checkApproval(req);
+            if (refusal != null) {
+                answerRefused(key, refusal);
+                return;
+            }
+            recordApproval(req);
+            return;
+        }
         String refusal = check(req, tool);
         if (refusal != null) {
             answerRefused(key, refusal);
             return;
         }
         record(req);
+    }
+
+    /** Null when the approval verdict may be recorded: the intent waits for one; else why not. */
+    private String checkApproval(ResolutionRequest req) {
+        IntentState s = store.get(req.intentKey()).orElse(null);
+        if (s == null) {
+            return "the writer does not know intent " + req.intentKey() + " (never seen, or forgotten after its"
+                    + " retention)";
+        }
+        if (!s.awaitsApproval()) {
+            return "intent " + req.intentKey() + " does not wait for an approval (it is "
+                    + s.phase().name().toLowerCase(java.util.Locale.ROOT) + "); nothing to approve or deny";
+        }
+        return null;
+    }
+
+    /** Appends the person's verdict as an {@code approval} record, through the index like every record. */
+    private void recordApproval(ResolutionRequest req) {
+        JournalRecord r = JournalRecord.of(RecordType.APPROVAL)
+                .task(req.task()).actor(req.actor()).call(req.call()).kind(req.kind())
+                .intentKey(req.intentKey()).started(System.currentTimeMillis())
+                .effectApplied("approved".equals(req.verdict()) ? null : Effect.NO)
+                .verdict(req.verdict()).by(req.by()).note(req.note())
+                .thread("journal-cli pid " + req.requestedByPid())
+                .build();
+        try {
+            journal.appendAndApply(r, store);
+            journal.journal().sync(); // a person's verdict must survive a power cut too
+        } catch (JournalUnavailableException | IllegalStateException e) {
+            answerRefused(req.intentKey(), "the writer could not append the approval: " + e.getMessage());
+            return;
+        }
+        heldTools.remove(req.intentKey());
+        AgentLog.info("effectful intent " + req.intentKey() + " " + req.verdict() + " by " + req.by()
+                + (req.note() == null ? "" : ": " + req.note()));
     }
 
     /** Null when the verdict may be recorded, else why not (one line, for the person). */

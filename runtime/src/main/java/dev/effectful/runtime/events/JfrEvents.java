@@ -31,7 +31,7 @@ final class JfrEvents {
         @Label("Intent Key") String intentKey;
         @Label("Attempt") int attempt;
         @Label("Attempt Id") String attemptId;
-        @Label("Re-entry") @Description("new, dedup, probe, held or refused") String reentry;
+        @Label("Re-entry") @Description("new, dedup, probe, held, refused or approval") String reentry;
         @Label("Outcome") String outcome;
         @Label("Effect Applied") String effectApplied;
         @Label("Retry After (s)") long retryAfterS;
@@ -64,7 +64,7 @@ final class JfrEvents {
         @Label("Verb") String verb;
         @Label("Kind") String kind;
         @Label("Intent Key") String intentKey;
-        @Label("Re-entry") @Description("refused or held") String reentry;
+        @Label("Re-entry") @Description("refused, held or approval (waits for a person's approval)") String reentry;
         @Label("Outcome") String outcome;
         @Label("Effect Applied") String effectApplied;
         @Label("Retry After (s)") long retryAfterS;

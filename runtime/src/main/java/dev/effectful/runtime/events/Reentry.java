@@ -11,7 +11,9 @@ public enum Reentry {
     /** Not run: waits for a person (unknown effect, no probe; a damaged record; a failed probe). */
     HELD("held"),
     /** Not run: refused (budget, Retry-After, journal down, arguments that cannot be keyed...). */
-    REFUSED("refused");
+    REFUSED("refused"),
+    /** Not run: its intent waits for a person's approval (requested by this call, or earlier). */
+    APPROVAL("approval");
 
     private final String word;
 

@@ -10,7 +10,8 @@ package dev.effectful.runtime.journal;
 final class Codes {
 
     private static final RecordType[] TYPES = {null, RecordType.INTENT, RecordType.OUTCOME, RecordType.PROBE,
-            RecordType.DEDUP, RecordType.RESOLUTION, RecordType.REFUSED, RecordType.KEY_SENT};
+            RecordType.DEDUP, RecordType.RESOLUTION, RecordType.REFUSED, RecordType.KEY_SENT,
+            RecordType.APPROVAL_REQUESTED, RecordType.APPROVAL};
     private static final Kind[] KINDS = {null, Kind.READ, Kind.IDEMPOTENT, Kind.CREATE, Kind.SEND, Kind.MONEY,
             Kind.DESTRUCTIVE};
     private static final OutcomeWord[] OUTCOMES = {null, OutcomeWord.OK, OutcomeWord.RETRYABLE,

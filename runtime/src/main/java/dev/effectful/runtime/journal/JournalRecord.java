@@ -14,12 +14,26 @@ package dev.effectful.runtime.journal;
  *                {@code probe} (it has one) and/or {@code keyable} (a CREATE with an intent key), space
  *                separated, {@code -} for neither; null when not written (older records, other types)
  * @param header  on {@code key_sent} records, the HTTP header the key went out in; null on every other
+ * @param verdict on {@code approval} records: approved, denied or expired; null on every other
+ * @param by      on {@code approval} records: who gave the verdict (the person's OS user, and a name if given)
+ * @param note    on {@code approval} records: why, in the person's words
  */
 public record JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
                             int attempt, String attemptId, long started, Long budgetLeftS, String args,
                             OutcomeWord outcome, Effect effectApplied, Long retryAfterS, Long deadlineLeftS,
                             String message, String result, ProbeResult probe, long pid, String thread, Long durationMs,
-                            String item, String reentry, String header) {
+                            String item, String reentry, String header, String verdict, String by, String note) {
+
+    /** A record without the approval fields: every type but {@code approval}. */
+    public JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
+                         int attempt, String attemptId, long started, Long budgetLeftS, String args,
+                         OutcomeWord outcome, Effect effectApplied, Long retryAfterS, Long deadlineLeftS,
+                         String message, String result, ProbeResult probe, long pid, String thread, Long durationMs,
+                         String item, String reentry, String header) {
+        this(type, task, actor, call, kind, intentKey, attempt, attemptId, started, budgetLeftS, args, outcome,
+                effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid, thread, durationMs, item, reentry,
+                header, null, null, null);
+    }
 
     /** A record without a {@code header}: every type but {@code key_sent}. */
     public JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
@@ -71,6 +85,9 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private java.util.function.UnaryOperator<JournalRecord> finisher;
         private String reentry;
         private String header;
+        private String verdict;
+        private String by;
+        private String note;
 
         private Builder(RecordType type) {
             this.type = type;
@@ -99,6 +116,9 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder item(String v) { item = v; return this; }
         public Builder reentry(String v) { reentry = v; return this; }
         public Builder header(String v) { header = v; return this; }
+        public Builder verdict(String v) { verdict = v; return this; }
+        public Builder by(String v) { by = v; return this; }
+        public Builder note(String v) { note = v; return this; }
 
         /** Applied to the record {@link #build} makes: where the caller's redaction rule is enforced. */
         public Builder finishWith(java.util.function.UnaryOperator<JournalRecord> f) { finisher = f; return this; }
@@ -106,7 +126,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public JournalRecord build() {
             JournalRecord r = new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started,
                     budgetLeftS, args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid,
-                    thread, durationMs, item, reentry, header);
+                    thread, durationMs, item, reentry, header, verdict, by, note);
             return finisher == null ? r : finisher.apply(r);
         }
     }

@@ -44,7 +44,7 @@ public final class RecordCodec {
         DEADLINE_LEFT_S(15, "deadline_left_s"), MESSAGE(16, "message"), RESULT(17, "result"), PROBE(18, "probe"),
         PID(19, "pid"), THREAD(20, "thread"), DURATION_MS(21, "duration_ms"), ITEM(22, "item"),
         IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry"), HEAD(26, "head"),
-        HEADER(27, "header");
+        HEADER(27, "header"), VERDICT(28, "verdict"), BY(29, "by"), NOTE(30, "note");
 
         private static final Field[] BY_ID = new Field[32];
         private static final java.util.Map<String, Field> BY_NAME = new java.util.HashMap<>();
@@ -157,6 +157,9 @@ public final class RecordCodec {
         text(w, Field.ITEM, r.item());
         text(w, Field.REENTRY, r.reentry());
         text(w, Field.HEADER, r.header());
+        text(w, Field.VERDICT, r.verdict());
+        text(w, Field.BY, r.by());
+        text(w, Field.NOTE, r.note());
     }
 
     /** Bits of {@link #head}: type, kind, outcome and effect codes (3 bits each), the derived mark, the attempt. */
@@ -405,6 +408,8 @@ public final class RecordCodec {
                     case RETRY_AFTER_S -> b.retryAfterS(in.int64());
                     case PROBE -> b.probe(isCode(w) ? Codes.probe(in.int32()) : ProbeResult.fromWord(in.text()));
                     case DURATION_MS -> b.durationMs(in.int64());
+                    // an approval's verdict moves its intent's phase: the index needs it
+                    case VERDICT -> b.verdict(in.text());
                     case RESULT -> {
                         in.skipValue();
                         b.result("");
@@ -460,6 +465,9 @@ public final class RecordCodec {
                 case ITEM -> b.item(in.text());
                 case REENTRY -> b.reentry(in.text());
                 case HEADER -> b.header(in.text());
+                case VERDICT -> b.verdict(in.text());
+                case BY -> b.by(in.text());
+                case NOTE -> b.note(in.text());
                 default -> in.skipValue();
             }
         }

@@ -111,6 +111,9 @@ final class RecordEncoder {
         text(RecordCodec.Field.ITEM, r.item());
         text(RecordCodec.Field.REENTRY, r.reentry());
         text(RecordCodec.Field.HEADER, r.header());
+        text(RecordCodec.Field.VERDICT, r.verdict());
+        text(RecordCodec.Field.BY, r.by());
+        text(RecordCodec.Field.NOTE, r.note());
         int identity = RecordCodec.SCRATCH.get().identity(r);
         raw(IDENTITY_PREFIX);
         int32le(identity);

@@ -31,7 +31,20 @@ public enum RecordType {
      * that wrote it: a shared store never hears of it, so another host probes or holds the intent. It is
      * written by the thread of its attempt's intent record, which names the process and thread.
      */
-    KEY_SENT(false, true, false, true, "the intent key went out in header ");
+    KEY_SENT(false, true, false, true, "the intent key went out in header "),
+    /**
+     * The first call of an intent whose tool needs a person's approval (see {@code dev.effectful.Approval}):
+     * no body ran, and none runs until an {@code approval} record says approved. It starts the intent (every
+     * repeat waits on this one request, never a second) and a shared store is told of it, so every host
+     * sees one request. Its {@code started} is when the request was made: expiry counts from it.
+     */
+    APPROVAL_REQUESTED(true, true, true, false, null),
+    /**
+     * A person's verdict on an approval request, or its expiry: {@code verdict} approved (the next call
+     * runs the body), denied (refused permanent with the {@code note}) or expired (no verdict in time);
+     * {@code by} names who gave it. Shared with the store like the request it answers.
+     */
+    APPROVAL(true, true, true, false, null);
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
@@ -80,7 +93,7 @@ public enum RecordType {
         return note;
     }
 
-    /** The word on disk and in exports: {@code intent}, ..., {@code key_sent}. */
+    /** The word on disk and in exports: {@code intent}, ..., {@code key_sent}, {@code approval_requested}, {@code approval}. */
     public String word() {
         return word;
     }
@@ -98,6 +111,8 @@ public enum RecordType {
             case "resolution" -> RESOLUTION;
             case "refused" -> REFUSED;
             case "key_sent" -> KEY_SENT;
+            case "approval_requested" -> APPROVAL_REQUESTED;
+            case "approval" -> APPROVAL;
             default -> null;
         });
     }

@@ -28,11 +28,30 @@ import java.util.regex.Pattern;
  * rename fails knows the other side got there first. The writer's refusal comes back as
  * {@code <key>.refused}, one line of text. The directory is owner-only like the journal.
  *
+ * <p>The same hand-over carries a person's verdict on an approval request ({@code journal approve|deny}):
+ * {@code verdict} is then {@code approved} or {@code denied} and {@code by} names the person; the writer
+ * appends an {@code approval} record instead of a {@code resolution}.
+ *
  * @param resultJson the value a repeat returns (JSON text), or null: none given
+ * @param verdict    null for a resolution; {@code approved} or {@code denied} for an approval verdict
+ * @param by         who gives an approval verdict (OS user, and a name if given); null for a resolution
  */
 public record ResolutionRequest(String intentKey, boolean applied, String note, String resultJson, boolean force,
                                 String task, String actor, String call, Kind kind, int attempt, String attemptId,
-                                long requestedAtMillis, long requestedByPid) {
+                                long requestedAtMillis, long requestedByPid, String verdict, String by) {
+
+    /** A resolution (no approval verdict). */
+    public ResolutionRequest(String intentKey, boolean applied, String note, String resultJson, boolean force,
+                             String task, String actor, String call, Kind kind, int attempt, String attemptId,
+                             long requestedAtMillis, long requestedByPid) {
+        this(intentKey, applied, note, resultJson, force, task, actor, call, kind, attempt, attemptId,
+                requestedAtMillis, requestedByPid, null, null);
+    }
+
+    /** Whether this request carries an approval verdict rather than a resolution. */
+    public boolean isApproval() {
+        return verdict != null;
+    }
 
     /** The sub-directory of the journal holding requests. */
     public static final String DIR = "resolutions";
@@ -203,13 +222,18 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         String key = text(n, "intent_key");
         requireKey(key);
         String applied = text(n, "applied");
-        if (!"yes".equals(applied) && !"no".equals(applied)) {
+        String verdict = text(n, "verdict");
+        if (verdict != null && !"approved".equals(verdict) && !"denied".equals(verdict)) {
+            throw new IOException("request file " + file.getFileName() + ": verdict must be approved or denied, not "
+                    + verdict);
+        }
+        if (verdict == null && !"yes".equals(applied) && !"no".equals(applied)) {
             throw new IOException("request file " + file.getFileName() + ": applied must be yes or no, not " + applied);
         }
         return new ResolutionRequest(key, "yes".equals(applied), text(n, "note"), text(n, "result"),
                 n.path("force").asBoolean(false), text(n, "task"), text(n, "actor"), text(n, "call"), Kind.fromWord(text(n, "kind")),
                 n.path("attempt").asInt(0), text(n, "attempt_id"), n.path("requested_at").asLong(0),
-                n.path("requested_by_pid").asLong(0));
+                n.path("requested_by_pid").asLong(0), verdict, text(n, "by"));
     }
 
     String toJson() {
@@ -227,6 +251,10 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         n.put("attempt_id", attemptId);
         n.put("requested_at", requestedAtMillis);
         n.put("requested_by_pid", requestedByPid);
+        if (verdict != null) {
+            n.put("verdict", verdict);
+            n.put("by", by);
+        }
         return n.toString();
     }
 

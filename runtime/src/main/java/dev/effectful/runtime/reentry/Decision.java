@@ -39,4 +39,33 @@ public sealed interface Decision {
     record Refuse(dev.effectful.Status status, dev.effectful.EffectApplied effect, Long retryAfterS, String message)
             implements Decision {
     }
+
+    /**
+     * The first call of an intent whose tool needs a person's approval: journal {@code approval_requested}
+     * and answer retryable, effect no, {@code retryAfterS} and the message; the body does not run. From a
+     * shared store, only the host whose request row was created gets this; the others wait on that one.
+     */
+    record RequestApproval(long retryAfterS, String message) implements Decision {
+    }
+
+    /**
+     * An approval was requested and no verdict has come yet: answer retryable, effect no, {@code retryAfterS}
+     * and the message, without running, and without a second request.
+     */
+    record AwaitApproval(long retryAfterS, String message) implements Decision {
+    }
+
+    /**
+     * An approval request got no verdict within the timeout: journal an {@code approval} record with verdict
+     * {@code expired} and answer permanent, effect no, with {@code message}.
+     */
+    record ExpireApproval(String message) implements Decision {
+    }
+
+    /**
+     * A person denied the intent (or it expired earlier): permanent, effect no. The note is {@code note} when
+     * the store carries it, else read from the {@code approval} record at {@code recordIndex}.
+     */
+    record Denied(long recordIndex, String note, boolean expired) implements Decision {
+    }
 }

@@ -7,11 +7,15 @@ import dev.effectful.runtime.journal.Effect;
  *
  * @param attempts        the highest attempt number seen
  * @param effectApplied   the effect of the last outcome (yes, no, partial, unknown)
- * @param retryAfterUntil epoch millis before which a retry is refused; 0 = none
- * @param resultIndex     journal index of the record holding the ok result; -1 = not stored
+ * @param retryAfterUntil epoch millis before which a retry is refused; 0 = none. While an approval is
+ *                        awaited ({@link Phase#AWAITING_APPROVAL}): when it was requested, which its expiry
+ *                        counts from
+ * @param resultIndex     journal index of the record holding the ok result (for {@link Phase#DENIED} and
+ *                        {@link Phase#EXPIRED}: the {@code approval} record, holding the note); -1 = not stored
  * @param lastMillis      epoch millis of the latest record, for retention
  * @param resultJson      the ok result itself, when the store keeps it (a shared store does; the
- *                        local index keeps only {@code resultIndex} and leaves this null)
+ *                        local index keeps only {@code resultIndex} and leaves this null); for a denied
+ *                        or expired approval in a shared store, the note
  * @param keySent         a covered HTTP client sent attempt {@code attempts}'s key (a {@code key_sent} record):
  *                        a re-run of that attempt with the same key is deduplicated by the service
  */
@@ -32,6 +36,11 @@ public record IntentState(Phase phase, int attempts, Effect effectApplied, long 
     public IntentState withKeySent(boolean sent) {
         return sent == keySent ? this
                 : new IntentState(phase, attempts, effectApplied, retryAfterUntil, resultIndex, lastMillis, resultJson, sent);
+    }
+
+    /** An approval was requested and no verdict has come yet: listed apart from the unresolved. */
+    public boolean awaitsApproval() {
+        return phase == Phase.AWAITING_APPROVAL;
     }
 
     public boolean isUnresolved() {

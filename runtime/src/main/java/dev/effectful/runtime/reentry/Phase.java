@@ -15,5 +15,14 @@ public enum Phase {
     /** A person said the effect landed. */
     RESOLVED_APPLIED,
     /** A person said the effect did not land. */
-    RESOLVED_NOT_APPLIED
+    RESOLVED_NOT_APPLIED,
+    // approvals (appended: the mapped index stores the ordinal)
+    /** An approval was requested and no verdict has come: every call waits; nothing ran. */
+    AWAITING_APPROVAL,
+    /** A person approved: the next call runs the body. */
+    APPROVED,
+    /** A person denied it: refused for good, with their note. */
+    DENIED,
+    /** No verdict came within {@code effectful.approval.timeout}: refused for good. */
+    EXPIRED
 }

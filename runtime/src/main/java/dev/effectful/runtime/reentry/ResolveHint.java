@@ -40,6 +40,13 @@ public record ResolveHint(String jar, String journalDir, String store) {
                 + " resolve " + key + " --applied yes --note \"what you checked\"";
     }
 
+    /** The command approving {@code key} (an approval request's log line names it; deny takes the same words). */
+    public String approveCommand(String key) {
+        return "java -jar " + jar + " journal" + (store != null ? " --store " + store
+                : journalDir == null ? "" : " --dir " + journalDir)
+                + " approve " + key + " --note \"why\"";
+    }
+
     /** The sentence a hold message ends with: what to run, and how to say no instead. */
     public String sentence(String key) {
         if (store != null) {

@@ -45,6 +45,19 @@ public final class StateTransitions {
                 // the resolution record itself: it holds the person's note, and the value they gave if any
                 resultIndex = phase == Phase.RESOLVED_APPLIED ? index : -1;
             }
+            case APPROVAL_REQUESTED -> {
+                // when the request was made, kept where a retry time is: expiry counts from it (IntentState)
+                retryUntil = r.started();
+                resultIndex = -1;
+            }
+            case APPROVAL -> {
+                retryUntil = 0;
+                // the verdict record itself: a denial's note is read from it
+                resultIndex = phase == Phase.APPROVED ? -1 : index;
+                if (phase != Phase.APPROVED) {
+                    effect = Effect.NO;
+                }
+            }
             default -> {
                 // dedup and refused records change nothing but the age
             }
@@ -90,8 +103,18 @@ public final class StateTransitions {
                 case FAILED -> Phase.PROBE_FAILED;
             };
             case RESOLUTION -> r.effectApplied() == Effect.YES ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED;
+            case APPROVAL_REQUESTED -> Phase.AWAITING_APPROVAL;
+            case APPROVAL -> approvalPhase(r.verdict());
             default -> current;
         };
+    }
+
+    /** The phase an {@code approval} record's verdict leads to; a verdict this reader does not know denies. */
+    public static Phase approvalPhase(String verdict) {
+        if ("approved".equals(verdict)) {
+            return Phase.APPROVED;
+        }
+        return "expired".equals(verdict) ? Phase.EXPIRED : Phase.DENIED;
     }
 
     private static Phase outcomePhase(OutcomeWord outcome) {

@@ -20,8 +20,15 @@ public interface StoreView extends AutoCloseable {
                       String host, long pid, boolean running, Instant updated) {
     }
 
-    /** How a person's verdict was taken. */
-    enum Resolution { RESOLVED, NO_SUCH_INTENT, STILL_RUNNING }
+    /** An intent waiting for a person's approval (requested by {@code host} at {@code requested}). */
+    record PendingApproval(String intentKey, String task, String call, String kind, String host, Instant requested) {
+    }
+
+    /**
+     * How a person's verdict was taken; {@code NOT_AWAITING_APPROVAL}: an approval verdict for an intent that
+     * does not wait for one.
+     */
+    enum Resolution { RESOLVED, NO_SUCH_INTENT, STILL_RUNNING, NOT_AWAITING_APPROVAL }
 
     List<TaskLine> tasks();
 
@@ -37,6 +44,19 @@ public interface StoreView extends AutoCloseable {
      * ({@code resultJson}, compact JSON; null: the repeat answers ok without a value).
      */
     Resolution resolve(String intentKey, boolean applied, String note, String resultJson);
+
+    /** The intents waiting for a person's approval, oldest first. */
+    default List<PendingApproval> approvals() {
+        throw new UnsupportedOperationException("this store keeps no approvals");
+    }
+
+    /**
+     * A person's verdict on an approval request: {@code approved} (every host's next call runs the body once)
+     * or {@code denied} (every host's call is refused for good with {@code note}); {@code by} names the person.
+     */
+    default Resolution approve(String intentKey, boolean approved, String by, String note) {
+        throw new UnsupportedOperationException("this store keeps no approvals");
+    }
 
     @Override
     void close();

@@ -21,11 +21,13 @@ import java.util.Optional;
  * @param keyable    the tool's own {@code keyable = true}; a key header does not imply it (an attempt whose key a
  *                   covered client sent is keyable by its {@code key_sent} record instead)
  * @param keyHeader  the HTTP header the body's requests carry the intent key in; empty: none
+ * @param approvalDeclared the tool declares {@code approval = Approval.REQUIRED} (the configuration may require
+ *                   one too: see the engine's admission)
  */
 public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[] params, boolean hasIntentKey,
                          Optional<Method> probe, Optional<Method> check, ToolOverrides overrides, boolean keyable,
                          long floorMillis, long timeoutMillis, Type returnType, Optional<BatchSpec> batch,
-                         String keyHeader) {
+                         String keyHeader, boolean approvalDeclared) {
 
     private static final String[] KIND_WORDS = java.util.Arrays.stream(EffectKind.values())
             .map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).toArray(String[]::new);

@@ -147,7 +147,19 @@ public final class ToolMethods {
                 Math.max(0, spec.floorMillis()), Math.max(0, spec.timeoutMillis()),
                 // an async tool's stored result is what its work completed with, not the promise
                 shape == null || shape.refused() ? m.getGenericReturnType() : shape.valueType(m), batch,
-                keyHeader == null ? "" : keyHeader);
+                keyHeader == null ? "" : keyHeader, approvalRequired(spec));
+    }
+
+    /**
+     * {@code approval = REQUIRED}; false with an API older than approvals (an application's own copy of the
+     * annotations has no such member: its tools need approval only by configuration).
+     */
+    private static boolean approvalRequired(EffectfulTool spec) {
+        try {
+            return spec.approval() == dev.effectful.Approval.REQUIRED;
+        } catch (LinkageError | RuntimeException olderApi) {
+            return false;
+        }
     }
 
     private static Optional<Method> probeOf(Method tool, Class<?> runtimeType, String name) {

@@ -47,7 +47,10 @@ final class FleetSchema {
                             + " WHERE lease_until IS NOT NULL")),
             // which claim wrote the row: a claim its host gave up on (the store did not answer in
             // time) may still be committed afterwards, and that host withdraws exactly that claim
-            new Migration(2, List.of("ALTER TABLE effectful_intents ADD COLUMN IF NOT EXISTS claim text")));
+            new Migration(2, List.of("ALTER TABLE effectful_intents ADD COLUMN IF NOT EXISTS claim text")),
+            // who gave an approval verdict through the store (journal approve|deny --store postgres); the note is
+            // the row's message (and, for a denial, its result: what every host's repeat is refused with)
+            new Migration(3, List.of("ALTER TABLE effectful_intents ADD COLUMN IF NOT EXISTS approval_by text")));
 
     static int latest() {
         return MIGRATIONS.get(MIGRATIONS.size() - 1).version();

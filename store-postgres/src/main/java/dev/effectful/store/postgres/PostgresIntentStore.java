@@ -55,6 +55,14 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             + " attempts, host, pid, owner, lease_until, claim, updated_at) VALUES (?, ?, ?, ?, 'intended', ?, ?, ?, ?,"
             + " now() + ? * interval '1 millisecond', ?, now())";
     private static final String CLAIM_NEW = INSERT_INTENT + " ON CONFLICT (intent_key) DO NOTHING";
+    /**
+     * The one approval request of an intent, fleet-wide: the host whose insert creates the row journals the
+     * request; every other host finds the row and waits on it. {@code retry_after_until} holds when it was
+     * requested (expiry counts from it), as in {@code IntentState}.
+     */
+    private static final String REQUEST_APPROVAL = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase,"
+            + " attempts, retry_after_until, host, pid, updated_at) VALUES (?, ?, ?, ?, 'awaiting_approval', 0, ?, ?, ?,"
+            + " now()) ON CONFLICT (intent_key) DO NOTHING";
     private static final String SELECT_LOCKED = "SELECT phase, attempts, effect_applied, retry_after_until, result,"
             + " result_stored, owner, host, pid, coalesce(lease_until > now(), false),"
             + " coalesce((extract(epoch FROM (lease_until - now())) * 1000)::bigint, 0),"
@@ -226,7 +234,11 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             return withConnection(deadline, c -> {
                 prepare(c, deadline);
                 for (int round = 0; round < 3; round++) {
-                    Decision fresh = rule.decide(null, System.currentTimeMillis());
+                    long now = System.currentTimeMillis();
+                    Decision fresh = rule.decide(null, now);
+                    if (fresh instanceof Decision.RequestApproval && requestApproval(c, key, meta, now)) {
+                        return fresh;
+                    }
                     if (fresh instanceof Decision.Run run) {
                         sent.claim = claim;
                         int inserted = insertIntent(c, CLAIM_NEW, key, meta.task(), meta.call(), meta.kind(),
@@ -255,6 +267,20 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             pending.add(new Withdraw(key, sent.claim));
             throw unavailable(e, " (claim " + sent.claim + " left unanswered: it is withdrawn as soon as the store"
                     + " answers, so it never counts as an attempt)");
+        }
+    }
+
+    /** True when this call created the intent's approval request row (no other host had). */
+    private boolean requestApproval(Connection c, String key, IntentMeta meta, long requestedAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(REQUEST_APPROVAL)) {
+            ps.setString(1, key);
+            ps.setString(2, meta == null ? null : meta.task());
+            ps.setString(3, meta == null ? null : meta.call());
+            ps.setString(4, meta == null ? null : meta.kind());
+            ps.setLong(5, requestedAt);
+            ps.setString(6, me.host());
+            ps.setLong(7, me.pid());
+            return ps.executeUpdate() == 1;
         }
     }
 
@@ -492,9 +518,17 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                     me.owner() + ":" + claims.incrementAndGet());
             return;
         }
+        if (r.type() == RecordType.APPROVAL_REQUESTED) {
+            // the claim made the row; rewriting it could undo a verdict given since
+            requestApproval(c, r.intentKey(), new IntentMeta(r.task(), r.call(), r.kind() == null ? null : r.kind().word()),
+                    r.started());
+            return;
+        }
         // the state this one record leads to, by the same transitions the local index uses
         IntentState s = StateTransitions.next(null, -1, r);
-        boolean stored = (s.phase() == Phase.OK || s.phase() == Phase.RESOLVED_APPLIED) && r.result() != null;
+        boolean refusedForGood = s.phase() == Phase.DENIED || s.phase() == Phase.EXPIRED;
+        boolean stored = (s.phase() == Phase.OK || s.phase() == Phase.RESOLVED_APPLIED) && r.result() != null
+                || refusedForGood && r.note() != null;
         try (PreparedStatement ps = c.prepareStatement(WRITE_STATE)) {
             ps.setString(1, r.intentKey());
             ps.setString(2, r.task());
@@ -508,7 +542,8 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
                 ps.setString(7, s.effectApplied().word());
             }
             ps.setLong(8, s.retryAfterUntil());
-            ps.setString(9, stored ? r.result() : null);
+            // a denial's note is what every host's repeat is refused with
+            ps.setString(9, stored ? (refusedForGood ? r.note() : r.result()) : null);
             ps.setBoolean(10, stored);
             ps.setString(11, r.message());
             ps.setBoolean(12, s.phase() == Phase.PROBED_ABSENT); // the prober runs the body next: keep its lease

@@ -96,6 +96,57 @@ public final class PostgresJournalView implements StoreView {
         }
     }
 
+    @Override
+    public List<PendingApproval> approvals() {
+        return query("SELECT intent_key, task, call, kind, host, retry_after_until FROM effectful_intents"
+                + " WHERE phase = 'awaiting_approval' ORDER BY retry_after_until", null, rs -> new PendingApproval(
+                rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                java.time.Instant.ofEpochMilli(rs.getLong(6))));
+    }
+
+    @Override
+    public Resolution approve(String intentKey, boolean approved, String by, String note) {
+        try {
+            Connection c = borrow();
+            boolean healthy = false;
+            try {
+                FleetSchema.migrate(c);
+                // only a request still waiting: a verdict never overturns another, nor an expiry
+                try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?,"
+                        + " effect_applied = CASE WHEN ? THEN effect_applied ELSE 'no' END, result = ?, result_stored = ?,"
+                        + " message = ?, approval_by = ?, retry_after_until = 0, updated_at = now()"
+                        + " WHERE intent_key = ? AND phase = 'awaiting_approval'")) {
+                    ps.setString(1, approved ? "approved" : "denied");
+                    ps.setBoolean(2, approved);
+                    ps.setString(3, approved ? null : note);
+                    ps.setBoolean(4, !approved && note != null);
+                    ps.setString(5, note);
+                    ps.setString(6, by);
+                    ps.setString(7, intentKey);
+                    int n = ps.executeUpdate();
+                    healthy = true;
+                    if (n == 1) {
+                        return Resolution.RESOLVED;
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM effectful_intents WHERE intent_key = ?")) {
+                    ps.setString(1, intentKey);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() ? Resolution.NOT_AWAITING_APPROVAL : Resolution.NO_SUCH_INTENT;
+                    }
+                }
+            } finally {
+                if (healthy) {
+                    db.giveBack(c);
+                } else {
+                    db.discard(c);
+                }
+            }
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
     private interface Row<T> {
         T read(ResultSet rs) throws SQLException;
     }
