@@ -1,15 +1,27 @@
-// Live updates: the server sends "changed" when the journal (or the store) moved; the page reloads
-// itself unless the person is typing a verdict. Everything else works without this script.
+// Live updates: the server sends "changed" when the journal (or the store) moved. A list reloads itself;
+// a page with a verdict form never does (a half-typed note must not vanish): it says that something
+// changed and offers the reload. Everything else works without this script.
 (function () {
   if (!window.EventSource) {
     return;
   }
-  var typing = false;
-  document.addEventListener('input', function () { typing = true; });
   var source = new EventSource('/events');
   source.addEventListener('changed', function () {
-    if (!typing) {
+    if (!document.querySelector('form.verdict')) {
       window.location.reload();
+      return;
     }
+    if (document.getElementById('changed')) {
+      return;
+    }
+    var note = document.createElement('p');
+    note.id = 'changed';
+    note.className = 'note';
+    note.textContent = 'Something changed since this page was loaded. ';
+    var link = document.createElement('a');
+    link.href = window.location.pathname + window.location.search;
+    link.textContent = 'Reload';
+    note.appendChild(link);
+    document.querySelector('main').prepend(note);
   });
 })();

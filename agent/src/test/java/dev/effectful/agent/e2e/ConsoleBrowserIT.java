@@ -102,7 +102,7 @@ class ConsoleBrowserIT {
                     // the restarted writer: the verdict is handed to it live
                     ForkedApp second = writer(journal, ledger, "second");
                     try {
-                        browser.findElement(By.cssSelector("#held a.key")).click();
+                        clickSteadily(By.cssSelector("#held a.key"));
                         Browsers.waiting(browser, Duration.ofSeconds(20)).until(b -> !b.findElements(By.id("applied-form")).isEmpty());
                         assertThat(browser.findElement(By.id("args")).getText()).contains(XSS_ORDER).doesNotContain(CARD);
                         assertThat(browser.getPageSource()).doesNotContain(CARD);
@@ -141,6 +141,77 @@ class ConsoleBrowserIT {
                 }
             }
         }
+    }
+
+    @Test
+    void anApprovalGivenInThePageLetsTheRephrasedRetryRunOnceAndADenialIsFinal() throws Exception {
+        Path journal = tmp.resolve("journal");
+        ctl = Files.createDirectories(tmp.resolve("ctl"));
+        try (EffectLedger ledger = new EffectLedger()) {
+            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(dev.effectful.agent.e2e.apps.ApprovalApp.class)
+                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
+                    .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
+                    .start(tmp.resolve("logs-approvals"));
+            try {
+                String first = await(app, send("charge o-1 please charge the order"));
+                assertThat(first).startsWith("THROWN").contains("\"outcome\":\"retryable\"", "\"effect_applied\":\"no\"",
+                        "approve");
+                try (ConsoleProcess console = ConsoleProcess.start(tmp.resolve("logs-console"), journal)) {
+                    browser.get(console.url());
+                    Browsers.waiting(browser, Duration.ofSeconds(30))
+                            .until(b -> !b.findElements(By.cssSelector("#pending tr.intent")).isEmpty());
+                    assertThat(browser.findElement(By.id("pending")).getText()).contains("charge", "o-1", "alice");
+                    assertThat(browser.getPageSource()).doesNotContain(dev.effectful.agent.e2e.apps.ApprovalApp.CARD);
+                    Browsers.screenshot(browser, "approvals");
+                    decide("#pending a.key", "approve", "Ann Lee", "customer confirmed by phone");
+                    assertThat(ledger.effects("charge", "o-1")).as("approving runs nothing by itself").isZero();
+
+                    String ran = await(app, send("charge o-1 go ahead and charge it, rephrased"));
+                    assertThat(ran).doesNotStartWith("THROWN");
+                    assertThat(ledger.effects("charge", "o-1")).isEqualTo(1);
+                    assertThat(await(app, send("charge o-1 a third wording of the same charge"))).isEqualTo(ran);
+                    assertThat(ledger.effects("charge", "o-1")).as("the stored result, body not run").isEqualTo(1);
+
+                    assertThat(await(app, send("charge o-2 charge the second order"))).contains("\"outcome\":\"retryable\"");
+                    browser.get(console.base() + "/");
+                    Browsers.waiting(browser, Duration.ofSeconds(20))
+                            .until(b -> b.findElements(By.cssSelector("#pending tr.intent")).size() == 1);
+                    decide("#pending a.key", "deny", null, "not for this customer");
+                    String denied = await(app, send("charge o-2 please, charge it after all"));
+                    assertThat(denied).startsWith("THROWN").contains("\"outcome\":\"permanent\"", "not for this customer");
+                    assertThat(ledger.effects("charge", "o-2")).isZero();
+                    browser.get(console.base() + "/");
+                    assertThat(browser.findElements(By.cssSelector("#pending tr.intent"))).isEmpty();
+                    assertThat(browser.getPageSource()).doesNotContain(dev.effectful.agent.e2e.apps.ApprovalApp.CARD);
+                }
+            } finally {
+                app.kill9();
+            }
+        }
+    }
+
+    /** A list reloads itself when the journal moves (a writer starting is enough): click what is there then. */
+    private void clickSteadily(By what) {
+        Browsers.waiting(browser, Duration.ofSeconds(20)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(b -> {
+                    b.findElement(what).click();
+                    return true;
+                });
+    }
+
+    /** Opens the first row's intent and submits approve or deny with a note (the name only the first time). */
+    private void decide(String link, String button, String person, String note) {
+        clickSteadily(By.cssSelector(link));
+        Browsers.waiting(browser, Duration.ofSeconds(20)).until(b -> !b.findElements(By.id(button + "-form")).isEmpty());
+        WebElement form = browser.findElement(By.id(button + "-form"));
+        if (person != null) {
+            form.findElement(By.name("person")).sendKeys(person);
+        }
+        form.findElement(By.name("note")).sendKeys(note);
+        form.findElement(By.id(button)).click();
+        Browsers.waiting(browser, Duration.ofSeconds(60)).until(b -> !b.findElements(By.id("done-heading")).isEmpty());
+        assertThat(browser.findElement(By.id("done-heading")).getText())
+                .as(browser.findElement(By.id("done-lines")).getText()).isEqualTo("Recorded");
     }
 
     private static void waitFor(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {

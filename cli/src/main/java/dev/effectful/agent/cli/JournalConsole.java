@@ -133,7 +133,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     public Views.Desk desk() {
         synchronized (lock) {
             if (table == null) {
-                return new Views.Desk(List.of(), List.of(), List.of(), problem != null ? problem : reading);
+                return new Views.Desk(List.of(), List.of(), List.of(), List.of(), problem != null ? problem : reading);
             }
             List<Views.Held> person = new ArrayList<>();
             List<Views.Held> settling = new ArrayList<>();
@@ -148,7 +148,11 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                     person.add(h);
                 }
             }
-            return new Views.Desk(person, settling, running, problem);
+            List<Views.Held> approvals = new ArrayList<>();
+            for (ApprovalsCommand.Pending p : ApprovalsCommand.pending(reader, table)) {
+                approvals.add(held(p.intent(), p.request(), "awaiting-approval"));
+            }
+            return new Views.Desk(approvals, person, settling, running, problem);
         }
     }
 
@@ -178,7 +182,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             long firstStarted = 0;
             List<Views.Event> history = new ArrayList<>();
             for (JournalRecord r : records) {
-                if (r.type() == RecordType.INTENT) {
+                if (r.type() == RecordType.INTENT || r.type() == RecordType.APPROVAL_REQUESTED && latestIntent == null) {
                     latestIntent = r;
                     if (firstStarted == 0) {
                         firstStarted = r.started();
@@ -191,12 +195,16 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                 history.add(event(r, false));
             }
             Views.Held h = held(i, latestIntent, i.state().word);
-            String base = "java -jar effectful-agent.jar journal --dir " + shellWord(source()) + " resolve " + i.key();
-            return Optional.of(new Views.IntentPage(h, history, told == null ? "(nothing yet)" : told,
-                    firstStarted > 0 ? Times.human(firstStarted, cli.zone) + " (" + Times.duration(cli.now() - firstStarted)
-                            + " ago)" : "-",
-                    i.state().unresolved,
-                    base + " --applied yes --note '...'", base + " --applied no --note '...'"));
+            boolean approvable = i.state() == IntentTable.State.AWAITING_APPROVAL;
+            String base = "java -jar effectful-agent.jar journal --dir " + shellWord(source());
+            String since = firstStarted > 0 ? Times.human(firstStarted, cli.zone) + " (" + Times.duration(cli.now() - firstStarted)
+                    + " ago)" : "-";
+            return Optional.of(approvable
+                    ? new Views.IntentPage(h, history, told == null ? "(nothing yet)" : told, since, false, true,
+                            base + " approve " + i.key() + " --note '...'", base + " deny " + i.key() + " --note '...'")
+                    : new Views.IntentPage(h, history, told == null ? "(nothing yet)" : told, since, i.state().unresolved,
+                            false, base + " resolve " + i.key() + " --applied yes --note '...'",
+                            base + " resolve " + i.key() + " --applied no --note '...'"));
         }
     }
 
@@ -238,7 +246,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         synchronized (lock) {
             long now = cli.now();
             if (table == null) {
-                return new Views.Overview(0, 0, null, List.of(), List.of(), query, List.of(), false);
+                return new Views.Overview(0, 0, 0, null, List.of(), List.of(), query, List.of(), false);
             }
             List<UnresolvedCommand.Row> rows = UnresolvedCommand.rows(reader, table);
             long person = 0;
@@ -262,7 +270,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                     }
                 }
             }
-            return new Views.Overview(rows.size(), person,
+            return new Views.Overview(rows.size(), person, table.awaitingApproval().size(),
                     oldest == Long.MAX_VALUE ? null : Times.duration(now - oldest) + " (since " + Times.human(oldest, cli.zone) + ")",
                     activity.last(now, 60), activity.last(now, 24 * 60), query, matches, !query.isEmpty());
         }
@@ -277,6 +285,12 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             args.add(resultJson);
         }
         return viaCli(cli, args, key);
+    }
+
+    @Override
+    public Views.Done approve(String key, boolean approved, String note, String person) {
+        return viaCli(cli, List.of("--dir", cli.journalDir().toString(), approved ? "approve" : "deny", key,
+                "--note", note, "--by", person), key);
     }
 
     /**

@@ -25,6 +25,7 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
     private final Thread poller;
     private volatile List<StoreView.Unresolved> rows = List.of();
     private volatile List<StoreView.TaskLine> tasks = List.of();
+    private volatile List<StoreView.PendingApproval> approvals = List.of();
     private volatile String problem = "Reading the store; this page updates when it answers.";
     private volatile long version;
     private volatile boolean closed;
@@ -48,9 +49,11 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
             try {
                 List<StoreView.Unresolved> u = view.unresolved();
                 List<StoreView.TaskLine> t = view.tasks();
-                int h = u.hashCode() * 31 + t.hashCode();
+                List<StoreView.PendingApproval> a = approvalsOf(view);
+                int h = (u.hashCode() * 31 + t.hashCode()) * 31 + a.hashCode();
                 rows = u;
                 tasks = t;
+                approvals = a;
                 if (problem != null || h != seen) {
                     problem = null;
                     seen = h;
@@ -71,6 +74,14 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
         }
     }
 
+    private static List<StoreView.PendingApproval> approvalsOf(StoreView view) {
+        try {
+            return view.approvals();
+        } catch (UnsupportedOperationException noApprovals) {
+            return List.of(); // a store that keeps none has none waiting
+        }
+    }
+
     @Override
     public String source() {
         return "store " + cli.store;
@@ -88,11 +99,23 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
         for (StoreView.Unresolved u : rows) {
             (u.running() ? running : person).add(held(u));
         }
-        return new Views.Desk(person, List.of(), running, problem);
+        List<Views.Held> waiting = new ArrayList<>();
+        for (StoreView.PendingApproval a : approvals) {
+            waiting.add(held(a));
+        }
+        return new Views.Desk(waiting, person, List.of(), running, problem);
     }
 
     @Override
     public Optional<Views.IntentPage> intent(String key) {
+        for (StoreView.PendingApproval a : approvals) {
+            if (a.intentKey().equals(key)) {
+                String base = "java -jar effectful-agent.jar journal --store " + cli.store;
+                return Optional.of(new Views.IntentPage(held(a), List.of(), "that a person must approve it first",
+                        Times.human(a.requested().toEpochMilli(), cli.zone), false, true,
+                        base + " approve " + key + " --note '...'", base + " deny " + key + " --note '...'"));
+            }
+        }
         for (StoreView.Unresolved u : rows) {
             if (u.intentKey().equals(key)) {
                 String base = "java -jar effectful-agent.jar journal --store " + cli.store + " resolve " + key;
@@ -101,7 +124,7 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
                         "its records are in the journal of host " + u.host() + ": journal --dir DIR show " + key
                                 + " there", null, false));
                 return Optional.of(new Views.IntentPage(held(u), history, "(in the journal of host " + u.host() + ")",
-                        Times.human(u.updated().toEpochMilli(), cli.zone), !u.running(),
+                        Times.human(u.updated().toEpochMilli(), cli.zone), !u.running(), false,
                         base + " --applied yes --note '...'", base + " --applied no --note '...'"));
             }
         }
@@ -138,7 +161,7 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
             }
         }
         List<Views.ToolCount> none = List.of();
-        return new Views.Overview(rows.size(), person,
+        return new Views.Overview(rows.size(), person, approvals.size(),
                 oldest == Long.MAX_VALUE ? null : Times.duration(cli.now() - oldest), none, none, query, matches,
                 !q.isEmpty());
     }
@@ -152,6 +175,19 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
             args.add(resultJson);
         }
         return JournalConsole.viaCli(cli, args, key);
+    }
+
+    @Override
+    public Views.Done approve(String key, boolean approved, String note, String person) {
+        return JournalConsole.viaCli(cli, List.of("--store", cli.store, approved ? "approve" : "deny", key, "--note", note,
+                "--by", person), key);
+    }
+
+    private Views.Held held(StoreView.PendingApproval a) {
+        long at = a.requested().toEpochMilli();
+        return new Views.Held(a.intentKey(), JournalConsole.shortKey(a.intentKey()), a.task(), null, a.call(), a.kind(),
+                "awaiting-approval", "-", 0, Times.human(at, cli.zone), Times.duration(cli.now() - at),
+                "(in the journal of host " + a.host() + ")", false, false, a.host());
     }
 
     private Views.Held held(StoreView.Unresolved u) {

@@ -224,4 +224,24 @@ class ConsoleTest {
         String overview = get("/overview", cookie).body();
         assertThat(overview).contains("wait for a person");
     }
+
+    @Test
+    void openLivePagesDoNotHoldUpThePages() throws Exception {
+        start(journal(), false);
+        String cookie = signIn();
+        List<java.util.concurrent.CompletableFuture<HttpResponse<java.io.InputStream>>> streams = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            streams.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/events"))
+                    .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofInputStream()));
+        }
+        for (var s : streams) {
+            assertThat(s.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        // eight pages are open and listening: the pages themselves still answer
+        HttpResponse<String> page = get("/overview", cookie);
+        assertThat(page.statusCode()).isEqualTo(200);
+        for (var s : streams) {
+            s.get().body().close();
+        }
+    }
 }

@@ -31,6 +31,13 @@ public interface ConsoleData extends AutoCloseable {
      */
     Views.Done resolve(String key, boolean applied, String note, String resultJson, String person);
 
+    /**
+     * Approves or denies an intent waiting for approval, as {@code journal approve|deny} would.
+     *
+     * @param person who decided: the name typed in the console (the CLI adds its OS user)
+     */
+    Views.Done approve(String key, boolean approved, String note, String person);
+
     /** Stops reading; the console is going away. */
     @Override
     void close();

@@ -39,7 +39,7 @@ public final class ConsoleServer implements AutoCloseable {
             + " connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     private static final int MAX_FORM_BYTES = 64 * 1024;
-    private static final int MAX_LIVE_CLIENTS = 16;
+    private static final int MAX_LIVE_CLIENTS = 32;
     private static final long LIVE_POLL_MILLIS = 250;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
@@ -119,7 +119,8 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
+        boolean handedOff = false;
+        try {
             secureHeaders(ex);
             if (!hostAllowed(ex)) {
                 text(ex, 421, "this console answers only to the address it was started on");
@@ -137,6 +138,18 @@ public final class ConsoleServer implements AutoCloseable {
                         + " (it works once; restart the console for a new one)");
                 return;
             }
+            if (path.equals("/events") && method.equals("GET")) {
+                // a live stream lasts as long as its page: on threads of its own, never the pages' few
+                live.execute(() -> {
+                    try (ex) {
+                        events(ex);
+                    } catch (IOException | RuntimeException gone) {
+                        // the page went away
+                    }
+                });
+                handedOff = true;
+                return;
+            }
             route(ex, session.get(), method, path);
         } catch (RuntimeException | LinkageError e) {
             // one broken page must not stop the console; the person sees why, and so does its log
@@ -150,6 +163,10 @@ public final class ConsoleServer implements AutoCloseable {
                 text(ex, 500, "the console failed on this page: " + e);
             } catch (IOException | RuntimeException ignored) {
                 // the response was already under way
+            }
+        } finally {
+            if (!handedOff) {
+                ex.close();
             }
         }
     }
@@ -179,8 +196,6 @@ public final class ConsoleServer implements AutoCloseable {
                 return;
             }
             page(ex, 200, "intent", frame("Intent " + p.get().intent().shortKey(), s), "page", p.get());
-        } else if (path.equals("/events")) {
-            events(ex);
         } else if (path.equals("/static/console.css")) {
             resource(ex, "console.css", "text/css; charset=utf-8");
         } else if (path.equals("/static/console.js")) {
@@ -205,30 +220,39 @@ public final class ConsoleServer implements AutoCloseable {
             text(ex, 403, "the form's CSRF token is missing or wrong: reload the page and try again");
             return;
         }
-        if (path.startsWith("/intent/") && path.endsWith("/resolve")) {
-            String key = decode(path.substring("/intent/".length(), path.length() - "/resolve".length()));
-            String person = s.person();
-            String typed = form.getOrDefault("person", "").strip();
-            if (!typed.isEmpty()) {
-                s.named(typed);
-                person = typed;
-            }
-            String note = form.getOrDefault("note", "").strip();
-            String applied = form.getOrDefault("applied", "");
-            if (person == null || person.isEmpty() || note.isEmpty() || !(applied.equals("yes") || applied.equals("no"))) {
-                Views.Done d = new Views.Done(false, "Not recorded",
-                        List.of("A verdict needs your name, a note, and whether it applied."), "/intent/" + key);
-                page(ex, 400, "done", frame("Not recorded", s), "done", d);
-                return;
-            }
-            String result = form.getOrDefault("result", "").strip();
-            Views.Done d = data.resolve(key, applied.equals("yes"), note, result.isEmpty() ? null : result,
-                    person + " (OS user " + osUser + ", console)");
-            page(ex, d.ok() ? 200 : 409, "done", frame(d.heading(), s), "done", d);
+        String action = path.startsWith("/intent/") ? path.substring(path.lastIndexOf('/') + 1) : "";
+        if (!List.of("resolve", "approve", "deny").contains(action)) {
+            text(ex, 404, "no such action");
             return;
         }
-        text(ex, 404, "no such action");
+        String key = decode(path.substring("/intent/".length(), path.length() - action.length() - 1));
+        String person = s.person();
+        String typed = form.getOrDefault("person", "").strip();
+        if (!typed.isEmpty()) {
+            s.named(typed);
+            person = typed;
+        }
+        String note = form.getOrDefault("note", "").strip();
+        String applied = form.getOrDefault("applied", "");
+        boolean resolve = action.equals("resolve");
+        if (person == null || person.isEmpty() || note.isEmpty()
+                || resolve && !(applied.equals("yes") || applied.equals("no"))) {
+            Views.Done d = new Views.Done(false, "Not recorded", List.of("A verdict needs your name and a note"
+                    + (resolve ? ", and whether it applied." : ".")), Links.intent(key));
+            page(ex, 400, "done", frame("Not recorded", s), "done", d);
+            return;
+        }
+        Views.Done d;
+        if (resolve) {
+            String result = form.getOrDefault("result", "").strip();
+            d = data.resolve(key, applied.equals("yes"), note, result.isEmpty() ? null : result,
+                    person + " (OS user " + osUser + ", console)");
+        } else {
+            d = data.approve(key, action.equals("approve"), note, person + " (console)");
+        }
+        page(ex, d.ok() ? 200 : 409, "done", frame(d.heading(), s), "done", d);
     }
+
 
     private void login(HttpExchange ex) throws IOException {
         String token = form(ex.getRequestURI().getRawQuery()).get("token");
@@ -266,7 +290,8 @@ public final class ConsoleServer implements AutoCloseable {
                     out.write(("event: changed\ndata: " + v + "\n\n").getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     lastWrite = System.nanoTime();
-                } else if (System.nanoTime() - lastWrite > TimeUnit.SECONDS.toNanos(15)) {
+                } else if (System.nanoTime() - lastWrite > TimeUnit.SECONDS.toNanos(5)) {
+                    // a page that went away is noticed only by writing to it
                     out.write(": still here\n\n".getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     lastWrite = System.nanoTime();
@@ -399,6 +424,14 @@ public final class ConsoleServer implements AutoCloseable {
 
         public static String resolve(String key) {
             return intent(key) + "/resolve";
+        }
+
+        public static String approve(String key) {
+            return intent(key) + "/approve";
+        }
+
+        public static String deny(String key) {
+            return intent(key) + "/deny";
         }
     }
 }

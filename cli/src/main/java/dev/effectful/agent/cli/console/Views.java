@@ -38,12 +38,13 @@ public final class Views {
     }
 
     /** The overview page: counts, the oldest waiting item, and a search's matches. */
-    public record Overview(long unresolved, long forPerson, String oldestWaiting, List<ToolCount> lastHour,
+    public record Overview(long unresolved, long forPerson, long approvals, String oldestWaiting, List<ToolCount> lastHour,
                            List<ToolCount> lastDay, String query, List<Held> matches, boolean searched) {
     }
 
-    /** The "needs a person" page. */
-    public record Desk(List<Held> forPerson, List<Held> settling, List<Held> inFlight, String reading) {
+    /** The "needs a person" page; approvals first: a model is waiting on each. */
+    public record Desk(List<Held> approvals, List<Held> forPerson, List<Held> settling, List<Held> inFlight,
+                       String reading) {
     }
 
     /**
@@ -51,10 +52,11 @@ public final class Views {
      *
      * @param told        the message the model was last given for it
      * @param actable     a person's verdict would be taken now (it is unresolved)
-     * @param cliApplied  the CLI command that does what "it applied" does
+     * @param approvable  it waits for a person's approval: the page offers approve and deny instead
+     * @param cliApplied  the CLI command that does what "it applied" (or "approve") does
      */
     public record IntentPage(Held intent, List<Event> history, String told, String waitingSince, boolean actable,
-                             String cliApplied, String cliNotApplied) {
+                             boolean approvable, String cliApplied, String cliNotApplied) {
     }
 
     /** One task's calls in order; a repeat is shown under the intent it repeated. */
