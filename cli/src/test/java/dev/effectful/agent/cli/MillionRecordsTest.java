@@ -29,9 +29,14 @@ class MillionRecordsTest {
     Path tmp;
 
     static void write(Path dir) throws Exception {
+        write(dir, INTENTS);
+    }
+
+    /** {@code intents} attempts in 20,000 tasks (intent and outcome each), one in 1,000 cut mid-call, then dedups. */
+    static void write(Path dir, int intents) throws Exception {
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             long t = TestJournals.T0;
-            for (int i = 0; i < INTENTS; i++) {
+            for (int i = 0; i < intents; i++) {
                 String task = "task-" + (i % 20_000);
                 String key = String.format("%032x", i * 7919L + 1);
                 j.append(JournalRecord.of(RecordType.INTENT).task(task).actor("agent").call("send_email").kind(Kind.SEND)
@@ -45,7 +50,7 @@ class MillionRecordsTest {
                         .result("{\"id\":" + i + "}").durationMs(12L).build());
             }
             // top up to exactly 1,000,000 records with dedups
-            for (int i = 0; i < INTENTS / 1000; i++) {
+            for (int i = 0; i < intents / 1000; i++) {
                 j.append(JournalRecord.of(RecordType.DEDUP).task("task-" + i).intentKey(String.format("%032x", 1L))
                         .started(t).outcome(OutcomeWord.OK).effectApplied(Effect.YES).build());
             }
