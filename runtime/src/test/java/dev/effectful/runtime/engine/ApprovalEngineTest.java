@@ -51,6 +51,11 @@ class ApprovalEngineTest {
             bodies.incrementAndGet();
             return "paid:" + order;
         }
+
+        @EffectfulTool(kind = EffectKind.SEND, name = "notify_all", approval = Approval.REQUIRED)
+        public void notifyAll(@dev.effectful.Items List<String> ids) {
+            bodies.incrementAndGet();
+        }
     }
 
     /** Every refusal's re-entry path, as the sinks (log line, JFR, OpenTelemetry, Micrometer) get it. */
@@ -109,6 +114,11 @@ class ApprovalEngineTest {
             assertThat(harness.call(tools, "pay", "o-1", "third wording").value()).isEqualTo("paid:o-1");
             assertThat(harness.call(tools, "pay", "o-1", "fourth wording").value()).isEqualTo("paid:o-1");
             assertThat(tools.bodies.get()).isEqualTo(1);
+        }
+        try (Task t = Task.open("t-2", Duration.ofSeconds(30))) {
+            Completion batch = harness.call(tools, "notifyAll", List.of("a", "b"));
+            assertThat(batch.thrown().getMessage()).contains("\"outcome\":\"permanent\"", "batch tool",
+                    "per intent");
         }
         Completion outside = harness.call(tools, "pay", "o-2", "no task");
         assertThat(outside.thrown().getMessage()).contains("\"outcome\":\"permanent\"", "outside any task");
