@@ -145,6 +145,27 @@ class ApprovalIT {
     }
 
     @Test
+    void withNoWriterRunningTheCliRecordsTheVerdictItselfAndTheNextWriterActsOnIt() throws Exception {
+        Path journal = tmp.resolve("journal");
+        try (EffectLedger ledger = new EffectLedger()) {
+            String key;
+            try (Writer w = new Writer(journal, ledger, "before")) {
+                key = w.refused("charge o5 charge it").get("intent_key").asText();
+                w.app.kill9();
+            }
+            CliRun approve = CliRun.journal(journal, "approve", key, "--note", "checked offline");
+            assertThat(approve.exitCode()).as(approve.toString()).isZero();
+            assertThat(approve.stdout()).contains("approved " + key).doesNotContain("running writer");
+            JournalRecord verdict = ofKey(journal, key, RecordType.APPROVAL).get(0);
+            assertThat(verdict.thread()).isEqualTo("journal-cli");
+            try (Writer w = new Writer(journal, ledger, "after")) {
+                assertThat(w.run("charge o5 charge it")).isEqualTo("done:charge:o5");
+                assertThat(ledger.effects("charge", "o5")).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
     void twoThreadsAskingForTheSameIntentCreateOneRequest() throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger, "w")) {

@@ -140,6 +140,13 @@ final class Admission {
                     + " one with Task.open(taskId, budget)");
             return;
         }
+        if (batch && approvalRule(tool).required()) {
+            // each item is an intent of its own; one request for a whole batch would approve items nobody saw
+            refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, "tool " + tool.verb() + " is a batch tool"
+                    + " and needs a person's approval, which effectful gives per intent, not per batch: not run; require"
+                    + " approval on a tool that acts on one item, or remove it from effectful.approval");
+            return;
+        }
         if ((tool.isRead() || task.implicit()) && !batch) {
             execution.startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
             return;
