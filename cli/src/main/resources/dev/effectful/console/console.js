@@ -5,7 +5,8 @@
   if (!window.EventSource) {
     return;
   }
-  var source = new EventSource('/events');
+  // the version this page shows: a change made while it loaded is announced at once
+  var source = new EventSource('/events?since=' + encodeURIComponent(document.body.dataset.version || ''));
   source.addEventListener('changed', function () {
     if (!document.querySelector('form.verdict')) {
       window.location.reload();

@@ -244,4 +244,41 @@ class ConsoleTest {
             s.get().body().close();
         }
     }
+
+    @Test
+    void aChangeWhileThePageLoadedIsAnnouncedAsSoonAsItsStreamOpens() throws Exception {
+        Path dir = journal();
+        start(dir, false);
+        String cookie = signIn();
+        String page = desk(cookie, "ord-3");
+        Matcher m = Pattern.compile("<body data-version=\"(\\d+)\">").matcher(page);
+        assertThat(m.find()).as("the page says which version it shows").isTrue();
+        long shown = Long.parseLong(m.group(1));
+        // the journal moves after the render and before the page's script opens its stream
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+            j.append(TestJournals.intent("ord-4", "wire", "money", "0000000000000000000000000000000a", 1,
+                    System.currentTimeMillis(), "{}"));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> data.version() > shown);
+        HttpResponse<java.io.InputStream> stream = HTTP.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.port() + "/events?since=" + shown)).header("Cookie", cookie).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(stream.body(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            // no further change comes: only the missed one can produce this event (bounded by the read below)
+            java.util.concurrent.CompletableFuture<Boolean> announced = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        if (line.equals("event: changed")) {
+                            return true;
+                        }
+                    }
+                    return false;
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+            assertThat(announced.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+    }
 }

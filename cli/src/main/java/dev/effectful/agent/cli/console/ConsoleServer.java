@@ -269,6 +269,9 @@ public final class ConsoleServer implements AutoCloseable {
 
     /** Server-Sent Events: one "changed" event whenever the data moved, so the page can reload itself. */
     private void events(HttpExchange ex) throws IOException {
+        // the page says which version it was rendered from: a change between its render and this stream's
+        // start is sent at once instead of being missed (the page would stay stale until the next change)
+        long seen = since(form(ex.getRequestURI().getRawQuery()).get("since"));
         if (liveClients.incrementAndGet() > MAX_LIVE_CLIENTS) {
             liveClients.decrementAndGet();
             text(ex, 503, "too many live pages open");
@@ -277,13 +280,16 @@ public final class ConsoleServer implements AutoCloseable {
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
-        long seen = data.version();
         long lastWrite = System.nanoTime();
         try {
             out.write(("retry: 2000\nevent: hello\ndata: " + seen + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
+            boolean first = true;
             while (!closed) {
-                TimeUnit.MILLISECONDS.sleep(LIVE_POLL_MILLIS);
+                if (!first) {
+                    TimeUnit.MILLISECONDS.sleep(LIVE_POLL_MILLIS);
+                }
+                first = false;
                 long v = data.version();
                 if (v != seen) {
                     seen = v;
@@ -304,8 +310,18 @@ public final class ConsoleServer implements AutoCloseable {
         }
     }
 
+    /** The version a page was rendered from, or now when it says none (a page from an older console). */
+    private long since(String given) {
+        try {
+            return given == null ? data.version() : Long.parseLong(given);
+        } catch (NumberFormatException e) {
+            return data.version();
+        }
+    }
+
+    /** Taken before the page's data is read, so any change after that read is a newer version. */
     private Views.Frame frame(String title, Sessions.Session s) {
-        return new Views.Frame(title, data.source(), s.csrf, readOnly, s.person(),
+        return new Views.Frame(title, data.source(), s.csrf, readOnly, s.person(), data.version(),
                 TIME.format(clock.instant().atZone(ZoneId.systemDefault())));
     }
 

@@ -13,7 +13,8 @@ public final class Views {
     }
 
     /** What every page needs besides its own content. */
-    public record Frame(String title, String source, String csrf, boolean readOnly, String person, String now) {
+    public record Frame(String title, String source, String csrf, boolean readOnly, String person, long version,
+                        String now) {
     }
 
     /**
