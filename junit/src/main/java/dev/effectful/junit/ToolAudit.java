@@ -4,6 +4,8 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Items;
+import dev.effectful.runtime.journal.ApiWords;
+import dev.effectful.runtime.journal.Kind;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
@@ -62,16 +64,16 @@ final class ToolAudit {
                                 + " a recipient, a thread id)"));
             }
         }
-        boolean needsSettling = kind == EffectKind.SEND || kind == EffectKind.MONEY || kind == EffectKind.DESTRUCTIVE
-                || (kind == EffectKind.CREATE && !t.keyable() && t.keyHeader().isEmpty());
-        // as the engine's re-entry table: a key header settles an unknown CREATE, not a SEND, MONEY or DESTRUCTIVE one
-        boolean headerHelps = kind == EffectKind.CREATE;
+        // the engine's own rule: an unknown outcome re-runs when a repeat is harmless or carries a key the receiver
+        // deduplicates on (keyable, or a key header seen going out); otherwise only a probe spares a person
+        Kind journalKind = ApiWords.kind(kind);
+        boolean needsSettling = !journalKind.runsAgainAfterUnknown(t.keyable() || !t.keyHeader().isEmpty());
         if (needsSettling && t.probe().isEmpty()) {
-            out.add(Verdict.fail(Check.AUDIT, tool, kind + " tool without a probe" + (headerHelps ? " or keyHeader" : "")
+            out.add(Verdict.fail(Check.AUDIT, tool, kind + " tool without a probe or keyHeader"
                     + ": after a crash or a timeout nothing can tell whether the effect landed, so the next call is"
                     + " held for a person", "add probe = \"find" + capital(m.getName()) + "\" naming a method with the"
                     + " same parameters that looks the effect up at the receiver (null / empty Optional / false when"
-                    + " absent)" + (headerHelps ? ", or keyHeader = \"Idempotency-Key\" when the receiver dedups on it" : "")));
+                    + " absent), or keyHeader = \"Idempotency-Key\" when the receiver dedups on it"));
         }
         if (!t.probe().isEmpty() && find(owner, t.probe(), m.getParameterTypes()) == null) {
             out.add(Verdict.fail(Check.AUDIT, tool, "probe = \"" + t.probe() + "\" names no method of " + owner.getSimpleName()

@@ -4,7 +4,7 @@ import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Phase;
-import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.runtime.journal.Kind;
 import dev.effectful.runtime.reentry.StateTransitions;
 
 import java.util.ArrayList;
@@ -29,29 +29,32 @@ import java.util.Map;
  */
 final class IntentTable {
 
-    /** The latest state of an intent key; {@code unresolved} ones need a person (or a probe). */
+    /**
+     * The latest state of an intent key as the CLI words it: one per {@link Phase}, whose
+     * {@link Phase#unresolved()} says which ones need a person (or a probe).
+     */
     enum State {
-        NO_OUTCOME("no-outcome", true, Phase.INTENDED),
-        OK("ok", false, Phase.OK),
-        RETRYABLE("retryable", false, Phase.RETRYABLE),
-        PERMANENT("permanent", false, Phase.PERMANENT),
-        UNKNOWN("unknown", true, Phase.UNKNOWN),
-        PROBE_FAILED("probe-failed", true, Phase.PROBE_FAILED),
-        PROBE_ABSENT("absent", false, Phase.PROBED_ABSENT),
-        RESOLVED_YES("resolved-yes", false, Phase.RESOLVED_APPLIED),
-        RESOLVED_NO("resolved-no", false, Phase.RESOLVED_NOT_APPLIED),
-        AWAITING_APPROVAL("awaiting-approval", false, Phase.AWAITING_APPROVAL),
-        APPROVED("approved", false, Phase.APPROVED),
-        DENIED("denied", false, Phase.DENIED),
-        EXPIRED("expired", false, Phase.EXPIRED);
+        NO_OUTCOME("no-outcome", Phase.INTENDED),
+        OK("ok", Phase.OK),
+        RETRYABLE("retryable", Phase.RETRYABLE),
+        PERMANENT("permanent", Phase.PERMANENT),
+        UNKNOWN("unknown", Phase.UNKNOWN),
+        PROBE_FAILED("probe-failed", Phase.PROBE_FAILED),
+        PROBE_ABSENT("absent", Phase.PROBED_ABSENT),
+        RESOLVED_YES("resolved-yes", Phase.RESOLVED_APPLIED),
+        RESOLVED_NO("resolved-no", Phase.RESOLVED_NOT_APPLIED),
+        AWAITING_APPROVAL("awaiting-approval", Phase.AWAITING_APPROVAL),
+        APPROVED("approved", Phase.APPROVED),
+        DENIED("denied", Phase.DENIED),
+        EXPIRED("expired", Phase.EXPIRED);
 
         final String word;
         final boolean unresolved;
         final Phase phase;
 
-        State(String word, boolean unresolved, Phase phase) {
+        State(String word, Phase phase) {
             this.word = word;
-            this.unresolved = unresolved;
+            this.unresolved = phase.unresolved();
             this.phase = phase;
         }
 
@@ -365,12 +368,15 @@ final class IntentTable {
         if (!s.unresolved || kind == null) {
             return false;
         }
-        String k = kind.toUpperCase(java.util.Locale.ROOT);
-        boolean keyed = (declared & (KEYABLE | KEY_SENT)) != 0;
-        if ((declared & DECLARED) == 0 && !keyed && "CREATE".equals(k)) {
-            return false; // keyable or not is not known for a record written before intents said so
+        Kind k = Kind.fromWord(kind);
+        if (k == null) {
+            return false; // a kind this reader does not know: a person decides
         }
-        return ReentryRules.UnknownEffect.settlesByItself(k, keyed, (declared & HAS_PROBE) != 0);
+        boolean keyed = (declared & (KEYABLE | KEY_SENT)) != 0;
+        if ((declared & DECLARED) == 0 && !keyed && !k.repeatIsHarmless()) {
+            return false; // keyable, or a probe, is not known for a record written before intents said so
+        }
+        return k.settlesByItself(keyed, (declared & HAS_PROBE) != 0);
     }
 
     /** Intents waiting for a person's approval, in journal order. */

@@ -11,12 +11,44 @@ import java.util.Locale;
  * classes, so it names none of them; {@link ApiWords} maps to and from the API's enums.
  */
 public enum Kind {
-    READ, IDEMPOTENT, CREATE, SEND, MONEY, DESTRUCTIVE;
+    READ(true), IDEMPOTENT(true), CREATE(false), SEND(false), MONEY(false), DESTRUCTIVE(false);
+
+    /** Running the body again changes nothing by itself (see {@link #repeatIsHarmless()}). */
+    private final boolean repeatIsHarmless;
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
 
     private static final Kind[] VALUES = values();
+
+    Kind(boolean repeatIsHarmless) {
+        this.repeatIsHarmless = repeatIsHarmless;
+    }
+
+    /**
+     * Whether a repeat of the body changes nothing, so an attempt whose outcome is unknown may run again
+     * without a probe or a person. The engine's re-entry table, the CLI's "settles by itself" column and
+     * the test kit's audit all ask this; none keeps its own list.
+     */
+    public boolean repeatIsHarmless() {
+        return repeatIsHarmless;
+    }
+
+    /**
+     * Whether an attempt of this kind whose outcome is unknown may simply run again: its repeat is
+     * harmless, or it carries a key the receiver deduplicates on.
+     *
+     * @param keyed the tool declares {@code keyable = true} (the user's promise), or a covered client was seen
+     *              sending the unknown attempt's key ({@code key_sent})
+     */
+    public boolean runsAgainAfterUnknown(boolean keyed) {
+        return repeatIsHarmless || keyed;
+    }
+
+    /** Whether the next call settles an unknown outcome without a person: it probes first, or runs again. */
+    public boolean settlesByItself(boolean keyed, boolean hasProbe) {
+        return hasProbe || runsAgainAfterUnknown(keyed);
+    }
 
     /** The lower-case word written in the journal and shown by the CLI. */
     public String word() {

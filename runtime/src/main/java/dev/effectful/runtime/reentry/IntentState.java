@@ -44,6 +44,6 @@ public record IntentState(Phase phase, int attempts, Effect effectApplied, long 
     }
 
     public boolean isUnresolved() {
-        return phase == Phase.INTENDED || phase == Phase.UNKNOWN || phase == Phase.PROBE_FAILED;
+        return phase.unresolved();
     }
 }

@@ -271,8 +271,7 @@ final class IntentTable {
         if (status(w) != LIVE) {
             return false;
         }
-        Phase p = PHASES[(int) (w >>> 2) & 15];
-        return p == Phase.INTENDED || p == Phase.UNKNOWN || p == Phase.PROBE_FAILED;
+        return PHASES[(int) (w >>> 2) & 15].unresolved();
     }
 
     /**

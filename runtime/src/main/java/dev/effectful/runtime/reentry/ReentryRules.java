@@ -3,6 +3,7 @@ package dev.effectful.runtime.reentry;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Status;
+import dev.effectful.runtime.journal.ApiWords;
 import dev.effectful.runtime.journal.Effect;
 
 /**
@@ -48,32 +49,6 @@ import dev.effectful.runtime.journal.Effect;
 public final class ReentryRules {
 
     private ReentryRules() {
-    }
-
-    /**
-     * The table's rule for an intent whose effect nobody knows (intended, unknown, probe failed), on
-     * plain values: the CLI uses it too, and runs without the API classes ({@code EffectKind}) loaded.
-     */
-    public static final class UnknownEffect {
-
-        private UnknownEffect() {
-        }
-
-        /**
-         * Without a probe, running again is harmless only for these (READ never gets here in decide): a kind
-         * whose repeat changes nothing, or any kind whose repeat carries a key the receiver deduplicates on.
-         *
-         * @param keyed the tool declares {@code keyable = true} (the user's promise), or a covered client was
-         *              seen sending the unknown attempt's key ({@code key_sent})
-         */
-        public static boolean repeatIsHarmless(String kindName, boolean keyed) {
-            return "IDEMPOTENT".equals(kindName) || "READ".equals(kindName) || keyed;
-        }
-
-        /** The next call settles it without a person: probes first, or runs again harmlessly. */
-        public static boolean settlesByItself(String kindName, boolean keyed, boolean hasProbe) {
-            return hasProbe || repeatIsHarmless(kindName, keyed);
-        }
     }
 
     /** The table for one item of a batch call. */
@@ -215,7 +190,7 @@ public final class ReentryRules {
                 }
                 // the key header alone is no promise: only a key seen going out (or the user's keyable = true)
                 // lets the service deduplicate the re-run; a request through an uncovered client carried none
-                if (UnknownEffect.repeatIsHarmless(kind.name(), keyable || s.keySent())) {
+                if (ApiWords.kind(kind).runsAgainAfterUnknown(keyable || s.keySent())) {
                     return new Decision.Run(next);
                 }
                 return new Decision.Refuse(Status.UNKNOWN, EffectApplied.UNKNOWN, null,

@@ -108,7 +108,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     private static final String RENEW = "UPDATE effectful_intents SET lease_until = now() + ? * interval '1 millisecond'"
             + " WHERE owner = ? AND lease_until IS NOT NULL AND intent_key = ANY (?)";
     private static final String EXPIRE = "DELETE FROM effectful_intents WHERE updated_at < now() - ? * interval"
-            + " '1 millisecond' AND phase NOT IN ('intended', 'unknown', 'probe_failed') AND lease_until IS NULL";
+            + " '1 millisecond' AND phase NOT IN " + PhaseWords.UNRESOLVED + " AND lease_until IS NULL";
 
     private final LocalIntentIndex local;
     private final PgConnections db;
@@ -534,7 +534,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             ps.setString(2, r.task());
             ps.setString(3, r.call());
             ps.setString(4, r.kind() == null ? null : r.kind().word());
-            ps.setString(5, s.phase().name().toLowerCase(Locale.ROOT));
+            ps.setString(5, s.phase().word());
             ps.setInt(6, s.attempts());
             if (s.effectApplied() == null) {
                 ps.setNull(7, Types.VARCHAR);

@@ -37,7 +37,7 @@ public final class PostgresJournalView implements StoreView {
     public List<TaskLine> tasks() {
         return query("SELECT task, count(*), coalesce(sum(attempts), 0),"
                 + " count(*) FILTER (WHERE phase IN ('ok', 'resolved_applied')),"
-                + " count(*) FILTER (WHERE phase IN ('intended', 'unknown', 'probe_failed')), max(updated_at)"
+                + " count(*) FILTER (WHERE phase IN " + PhaseWords.UNRESOLVED + "), max(updated_at)"
                 + " FROM effectful_intents GROUP BY task ORDER BY max(updated_at) DESC", null, rs -> new TaskLine(
                 rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5),
                 rs.getTimestamp(6).toInstant()));
@@ -47,7 +47,7 @@ public final class PostgresJournalView implements StoreView {
     public List<Unresolved> unresolved() {
         return query("SELECT intent_key, task, call, kind, phase, attempts, host, coalesce(pid, 0),"
                 + " coalesce(lease_until > now(), false), updated_at FROM effectful_intents"
-                + " WHERE phase IN ('intended', 'unknown', 'probe_failed') ORDER BY updated_at", null, rs -> new Unresolved(
+                + " WHERE phase IN " + PhaseWords.UNRESOLVED + " ORDER BY updated_at", null, rs -> new Unresolved(
                 rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
                 rs.getString(7), rs.getLong(8), rs.getBoolean(9), rs.getTimestamp(10).toInstant()));
     }

@@ -1,0 +1,81 @@
+package dev.effectful.junit;
+
+import dev.effectful.EffectKind;
+import dev.effectful.EffectfulTool;
+import dev.effectful.IntentKey;
+import dev.effectful.Status;
+import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.reentry.Decision;
+import dev.effectful.runtime.reentry.IntentState;
+import dev.effectful.runtime.reentry.Phase;
+import dev.effectful.runtime.reentry.ReentryRules;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The audit warns of a tool whose unknown outcome would be held for a person exactly when the engine would
+ * hold it: both ask the kind's own rule, so no list of "at most once" kinds can drift from the table.
+ */
+class AuditAgreesWithEngineTest {
+
+    /** A tool and its probe, declared every way by the annotations below. */
+    static class Tools {
+        public String charge(@IntentKey String order) {
+            return order;
+        }
+
+        public String findCharge(String order) {
+            return null;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EffectKind.class, names = "READ", mode = EnumSource.Mode.EXCLUDE)
+    void theAuditAsksForAProbeExactlyWhenTheEngineWouldHoldTheCall(EffectKind kind) throws Exception {
+        Method m = Tools.class.getMethod("charge", String.class);
+        for (boolean keyable : new boolean[] {false, true}) {
+            for (String header : List.of("", "Idempotency-Key")) {
+                for (String probe : List.of("", "findCharge")) {
+                    EffectfulTool t = tool(Map.of("kind", kind, "keyable", keyable, "keyHeader", header, "probe", probe));
+                    boolean auditWarns = ToolAudit.audit(Tools.class, m, t).stream()
+                            .anyMatch(v -> v.failed() && v.happened().contains("without a probe"));
+                    // a covered client sends the header's key, and the journal records it going out (key_sent)
+                    IntentState unknown = new IntentState(Phase.UNKNOWN, 1, Effect.UNKNOWN, 0, -1, 0)
+                            .withKeySent(!header.isEmpty());
+                    Decision d = ReentryRules.decide(unknown, kind, keyable, !probe.isEmpty(), "k", 10);
+                    boolean engineHolds = d instanceof Decision.Refuse r && r.status() == Status.UNKNOWN;
+                    assertThat(auditWarns).as("%s keyable=%s header='%s' probe='%s': engine %s", kind, keyable, header,
+                            probe, d).isEqualTo(engineHolds);
+                }
+            }
+        }
+    }
+
+    /** An {@code @EffectfulTool} with the given values and the annotation's defaults for the rest. */
+    private static EffectfulTool tool(Map<String, Object> values) {
+        return (EffectfulTool) Proxy.newProxyInstance(EffectfulTool.class.getClassLoader(), new Class<?>[] {EffectfulTool.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "annotationType": return EffectfulTool.class;
+                        case "toString": return "@EffectfulTool" + values;
+                        case "hashCode": return System.identityHashCode(proxy);
+                        case "equals": return proxy == args[0];
+                        default: break;
+                    }
+                    if (values.containsKey(method.getName())) {
+                        return values.get(method.getName());
+                    }
+                    if (method.getDefaultValue() != null) {
+                        return method.getDefaultValue();
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
+}
