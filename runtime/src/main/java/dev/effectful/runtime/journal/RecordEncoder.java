@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
 
 /**
  * Encodes a record into a per-thread heap buffer, byte for byte what Chronicle's binary wire writes
- * for it ({@link RecordCodec#writeWithWire} is the reference, and {@code RecordEncoderTest} holds
+ * for it (the test sources' {@code WireReference} is the reference, and {@code RecordEncoderTest} holds
  * the two equal), checksums included. Done before the queue's write lock is taken, so an append
  * holds that lock only for one copy of the finished bytes: with the encoding and the CRC32C inside
  * the lock, a second writing thread spun on it for the whole encoding of the first one's record.
@@ -34,7 +34,7 @@ final class RecordEncoder {
      * A number 0..127 is written as its own byte (which the wire reads as that number: {@code
      * RecordCodec.number}); any other number as Chronicle's binary wire writes it, in the smallest of
      * these that holds it (a value past 32 bits that a float32 holds exactly is written as that
-     * float). RecordEncoderTest holds every range equal to {@code RecordCodec.writeWithWire}.
+     * float). RecordEncoderTest holds every range equal to Chronicle's own writer.
      */
     private static final int UINT8 = 0xA1;
     private static final int UINT16 = 0xA2;

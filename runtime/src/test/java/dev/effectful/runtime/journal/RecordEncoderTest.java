@@ -18,7 +18,7 @@ class RecordEncoderTest {
 
     private static byte[] withWire(JournalRecord r) {
         Bytes<byte[]> b = Bytes.allocateElasticOnHeap();
-        RecordCodec.writeWithWire(r, WireType.BINARY_LIGHT.apply(b));
+        WireReference.write(r, WireType.BINARY_LIGHT.apply(b));
         return b.toByteArray();
     }
 
