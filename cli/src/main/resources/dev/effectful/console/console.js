@@ -2,7 +2,8 @@
 // a page with a verdict form never does (a half-typed note must not vanish): it says that something
 // changed and offers the reload. Everything else works without this script.
 (function () {
-  if (!window.EventSource) {
+  // a page without a version is the answer to a form: reloading it would send the form again
+  if (!window.EventSource || !document.body.dataset.version) {
     return;
   }
   // the version this page shows: a change made while it loaded is announced at once

@@ -186,6 +186,8 @@ class ConsoleTest {
                 + "&applied=yes&note=order+X-1+is+in+the+shop&person=Ann+Lee&result=%22order-77%22");
         assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
         assertThat(done.body()).contains("Recorded", "resolved " + K_CRASH);
+        // the answer to a form never reloads itself: a browser would send the verdict again
+        assertThat(done.body()).doesNotContain("data-version");
         List<JournalRecord> records = new java.util.ArrayList<>();
         try (JournalReader r = JournalReader.open(dir, 2_000)) {
             r.scan((i, rec) -> records.add(rec));

@@ -239,7 +239,7 @@ public final class ConsoleServer implements AutoCloseable {
                 || resolve && !(applied.equals("yes") || applied.equals("no"))) {
             Views.Done d = new Views.Done(false, "Not recorded", List.of("A verdict needs your name and a note"
                     + (resolve ? ", and whether it applied." : ".")), Links.intent(key));
-            page(ex, 400, "done", frame("Not recorded", s), "done", d);
+            page(ex, 400, "done", answerFrame("Not recorded", s), "done", d);
             return;
         }
         Views.Done d;
@@ -250,7 +250,7 @@ public final class ConsoleServer implements AutoCloseable {
         } else {
             d = data.approve(key, action.equals("approve"), note, person + " (console)");
         }
-        page(ex, d.ok() ? 200 : 409, "done", frame(d.heading(), s), "done", d);
+        page(ex, d.ok() ? 200 : 409, "done", answerFrame(d.heading(), s), "done", d);
     }
 
 
@@ -317,6 +317,15 @@ public final class ConsoleServer implements AutoCloseable {
         } catch (NumberFormatException e) {
             return data.version();
         }
+    }
+
+    /**
+     * The answer to a POST never reloads itself: a browser reloads a POST's page by sending the form again,
+     * which would submit the verdict a second time. It carries no version, so its script opens no stream.
+     */
+    private Views.Frame answerFrame(String title, Sessions.Session s) {
+        return new Views.Frame(title, data.source(), s.csrf, readOnly, s.person(), -1,
+                TIME.format(clock.instant().atZone(ZoneId.systemDefault())));
     }
 
     /** Taken before the page's data is read, so any change after that read is a newer version. */

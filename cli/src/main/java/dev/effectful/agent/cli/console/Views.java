@@ -15,6 +15,10 @@ public final class Views {
     /** What every page needs besides its own content. */
     public record Frame(String title, String source, String csrf, boolean readOnly, String person, long version,
                         String now) {
+        /** The version as the page's live script reads it; null (no attribute) on the answer to a form. */
+        public String liveVersion() {
+            return version >= 0 ? Long.toString(version) : null;
+        }
     }
 
     /**
