@@ -173,4 +173,27 @@ class LiveResolveIT {
             assertThat(ledger.effects("payout_count", "c")).isEqualTo(1);
         }
     }
+
+    @Test
+    void withNoWriterRunningAResultThatCanNeverBeTheToolsIsRefusedBeforeAnythingIsRecorded() throws Exception {
+        Path journal = tmp.resolve("journal");
+        String count;
+        String transfer;
+        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger)) {
+            count = heldUnknown(w, ledger, "payout_count", "count", "d").get("intent_key").asText();
+            transfer = heldUnknown(w, ledger, "transfer", "transfer", "e").get("intent_key").asText();
+        } // the writer is killed: resolve appends by itself now
+        CliRun object = CliRun.journal(journal, "resolve", count, "--applied", "yes", "--result", "{\"n\":1}");
+        assertThat(object.exitCode()).as(object.toString()).isEqualTo(2);
+        assertThat(object.stderr()).contains("does not fit payout_count", "a number", "nothing was recorded");
+        CliRun list = CliRun.journal(journal, "resolve", transfer, "--applied", "yes", "--result", "[\"r-1\"]");
+        assertThat(list.exitCode()).as(list.toString()).isEqualTo(2);
+        assertThat(list.stderr()).contains("does not fit transfer", "a string");
+        assertThat(ofKey(journal, count)).noneMatch(r -> r.type() == RecordType.RESOLUTION);
+        assertThat(ofKey(journal, transfer)).noneMatch(r -> r.type() == RecordType.RESOLUTION);
+
+        CliRun right = CliRun.journal(journal, "resolve", count, "--applied", "yes", "--result", "3");
+        assertThat(right.exitCode()).as(right.toString()).isZero();
+        assertThat(ofKey(journal, count)).anyMatch(r -> r.type() == RecordType.RESOLUTION && "3".equals(r.result()));
+    }
 }

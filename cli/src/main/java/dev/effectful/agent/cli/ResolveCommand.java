@@ -8,6 +8,8 @@ import dev.effectful.runtime.journal.JournalOwners;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.journal.ResultShape;
+import dev.effectful.runtime.journal.ResultShapes;
 import dev.effectful.runtime.journal.ResolutionRequest;
 import dev.effectful.runtime.json.JsonMappers;
 import picocli.CommandLine.Command;
@@ -121,6 +123,30 @@ final class ResolveCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * With no writer running, refuses a --result that can never be what the tool returns, by the shape a
+     * writer recorded for it ({@link ResultShapes}): without this the next writer's call would fail decoding
+     * it. A journal with no shape for the tool is not checked here. (A live writer checks the real type.)
+     */
+    private void checkShape(Path dir, Target t, String resultJson) throws CliException {
+        if (resultJson == null) {
+            return;
+        }
+        ResultShape shape = ResultShapes.read(dir).get(t.from().call());
+        if (shape == null) {
+            return;
+        }
+        try {
+            String misfit = shape.misfit(JsonMappers.shared().readTree(resultJson));
+            if (misfit != null) {
+                throw new CliException(JournalCli.USAGE, "--result " + resultJson + " does not fit " + t.from().call()
+                        + ": " + misfit + "; nothing was recorded");
+            }
+        } catch (IOException e) {
+            throw new CliException(JournalCli.USAGE, "--result is not JSON: " + e.getMessage());
+        }
+    }
+
     /** No live writer: take the lock and append, as the journal's one writer for a moment. */
     private Integer writeItself(Path dir, String resultJson, boolean mayHandOver) throws CliException {
         ChronicleJournal writer;
@@ -140,6 +166,7 @@ final class ResolveCommand implements Callable<Integer> {
         }
         try (writer) {
             Target t = find(dir);
+            checkShape(dir, t, resultJson);
             JournalRecord resolution = JournalRecord.of(RecordType.RESOLUTION)
                     .task(t.from().task()).actor(t.from().actor()).call(t.from().call()).kind(t.from().kind())
                     .intentKey(key).attempt(t.intent().attempt()).attemptId(t.from().attemptId())
@@ -162,7 +189,7 @@ final class ResolveCommand implements Callable<Integer> {
      * when the writer went away before taking the request (withdrawn; the caller writes it itself).
      */
     private Integer handOver(Path dir, String resultJson) throws CliException {
-        Target t = find(dir);
+        Target t = find(dir); // the writer checks --result against the tool's real type
         ResolutionRequest req = new ResolutionRequest(key, applied == Applied.yes, note, resultJson, force,
                 t.from().task(), t.from().actor(), t.from().call(), t.from().kind(), t.intent().attempt(),
                 t.from().attemptId(), cli.now(), ProcessHandle.current().pid());

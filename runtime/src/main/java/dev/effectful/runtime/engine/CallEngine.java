@@ -6,6 +6,8 @@ import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.events.Events;
 import dev.effectful.runtime.journal.Journal;
+import dev.effectful.runtime.journal.ResultShape;
+import dev.effectful.runtime.journal.ResultShapes;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.ResolveHint;
@@ -30,7 +32,7 @@ public final class CallEngine implements AutoCloseable {
     private final EffectfulConfig config;
     private final JournalAccess journal;
     private final IntentStore store;
-    private final ToolMethods tools = new ToolMethods();
+    private final ToolMethods tools;
     private final ArgsRenderer argsRenderer;
     private final InFlightCalls inFlight = new InFlightCalls();
     private final BodiesOnThread bodies = new BodiesOnThread();
@@ -57,6 +59,8 @@ public final class CallEngine implements AutoCloseable {
         this.store = store;
         this.argsRenderer = argsRenderer;
         boolean local = journal.available() && journal.journal().directory() != null;
+        // the journal directory learns each tool's result shape, so resolve --result is checked with no writer up
+        this.tools = local ? new ToolMethods(tool -> rememberShape(journal.journal().directory(), tool)) : new ToolMethods();
         // the paste-ready resolve command held intents name
         ResolveHint hint = config.store().kind() != EffectfulConfig.StoreKind.LOCAL
                 ? ResolveHint.forStore(config.store().kind().name().toLowerCase(java.util.Locale.ROOT))
@@ -140,6 +144,16 @@ public final class CallEngine implements AutoCloseable {
             bodies.entered(call);
         }
         return call;
+    }
+
+    private static void rememberShape(java.nio.file.Path dir, ToolMethod tool) {
+        try {
+            ResultShapes.remember(dir, tool.verb(), ResultShape.of(ResolutionRequests.valueType(tool)));
+        } catch (java.io.IOException | RuntimeException e) {
+            // only the CLI's early check of --result is lost: the writer still checks a verdict it is handed
+            AgentLog.warnOnce("result-shapes", "effectful could not record what " + tool.verb() + " returns in "
+                    + dir + " (" + e.getMessage() + "); journal resolve --result is then checked only while a writer runs");
+        }
     }
 
     private ToolMethod resolve(Class<?> type, String methodAndDescriptor) {

@@ -352,7 +352,8 @@ final class ResolutionRequests implements AutoCloseable {
         }
     }
 
-    private static Type valueType(ToolMethod tool) {
+    /** The value a repeat of {@code tool} returns: an {@code Outcome}'s value, else the return type itself. */
+    static Type valueType(ToolMethod tool) {
         if (tool.returnsOutcome() && tool.returnType() instanceof ParameterizedType p) {
             return p.getActualTypeArguments()[0];
         }

@@ -125,13 +125,14 @@ public final class JournalFiles {
     /**
      * What makes a directory a journal: a file Effectful writes there. Chronicle's metadata.cq4t and
      * cycle files (*.cq4, and one being salvaged), the writer lock, the redaction secret, the index
-     * snapshot and the index's table file, the key format mark, and the health probe a crash may leave behind.
+     * snapshot and the index's table file, the key format mark, the tools' result shapes, and the health probe a crash may leave behind.
      */
     public static boolean isJournalFile(String name) {
         return name.endsWith(".cq4") || name.endsWith(".cq4t") || name.contains(".cq4.salvaging")
                 || name.equals(JournalLock.FILE_NAME) || name.startsWith("secret.key")
                 || name.startsWith("index.snapshot") || name.startsWith("index.table")
-                || name.equals(".effectful-write-probe") || name.startsWith(dev.effectful.runtime.keys.KeyFormat.FILE);
+                || name.equals(".effectful-write-probe") || name.startsWith(dev.effectful.runtime.keys.KeyFormat.FILE)
+                || name.startsWith(ResultShapes.FILE_NAME);
     }
 
     private static String describe(List<Path> foreign) {

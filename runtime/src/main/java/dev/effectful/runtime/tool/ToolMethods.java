@@ -31,12 +31,31 @@ public final class ToolMethods {
         }
     };
 
+    /** Told once of each tool this process describes (the first call of it); never on the hot path after. */
+    private final java.util.function.Consumer<ToolMethod> onFirstUse;
+
+    public ToolMethods() {
+        this(tool -> { });
+    }
+
+    /** Tools that tell {@code onFirstUse} of each one the first time it is described. */
+    public ToolMethods(java.util.function.Consumer<ToolMethod> onFirstUse) {
+        this.onFirstUse = onFirstUse;
+    }
+
     /** The tool for {@code methodAndDescriptor} of {@code type}; throws when it is not an @EffectfulTool. */
     public ToolMethod resolve(Class<?> type, String methodAndDescriptor) {
         Map<String, ToolMethod> perClass = cache.get(type);
         ToolMethod tm = perClass.get(methodAndDescriptor);
         if (tm == null) {
-            tm = perClass.computeIfAbsent(methodAndDescriptor, sig -> describe(find(type, sig), type));
+            boolean[] described = {false};
+            tm = perClass.computeIfAbsent(methodAndDescriptor, sig -> {
+                described[0] = true;
+                return describe(find(type, sig), type);
+            });
+            if (described[0]) {
+                onFirstUse.accept(tm);
+            }
         }
         return tm;
     }
