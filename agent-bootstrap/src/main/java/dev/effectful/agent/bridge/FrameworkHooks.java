@@ -24,6 +24,26 @@ public interface FrameworkHooks {
     void closeTask(Object token);
 
     /**
+     * Makes one step of a long-lived loop object (an SDK's tool runner, iterated step by step on the
+     * caller's thread) run in that object's task when the caller has none: the first step opens a task
+     * of the object's own ({@code library-<uuid>}, with one budget for the whole loop), every later
+     * step of the same object enters that same task again. The explicit {@code Task.open} of the
+     * application always wins.
+     *
+     * @param library the SDK, for the log and the task's id ({@code "anthropic"})
+     * @param owner   the loop object, compared by identity and held weakly (the task goes with it)
+     * @param actor   who acts (a user id the request names); null: none
+     * @return a token for {@link #exitOwnedTask}, or null when a task was already current (nothing entered)
+     */
+    default Object enterOwnedTask(String library, Object owner, String actor) {
+        return null;
+    }
+
+    /** Leaves what {@link #enterOwnedTask} entered, restoring what the thread had before; null does nothing. */
+    default void exitOwnedTask(Object token) {
+    }
+
+    /**
      * A remote call made in the current task (an MCP {@code tools/call}): the request's metadata with the
      * task's entry ({@code dev.effectful/task}: id, actor, budget left) added, as a new map.
      *

@@ -23,6 +23,20 @@ public final class Frameworks {
         return h == null ? null : h.openTask(library, taskId, actor);
     }
 
+    /** See {@link FrameworkHooks#enterOwnedTask}; null when the agent is not running. */
+    public static Object enterOwnedTask(String library, Object owner, String actor) {
+        FrameworkHooks h = hooks;
+        return h == null || owner == null ? null : h.enterOwnedTask(library, owner, actor);
+    }
+
+    /** See {@link FrameworkHooks#exitOwnedTask}. */
+    public static void exitOwnedTask(Object token) {
+        FrameworkHooks h = hooks;
+        if (h != null && token != null) {
+            h.exitOwnedTask(token);
+        }
+    }
+
     /** See {@link FrameworkHooks#keyHeader}; null when the agent is not running or nothing is due. */
     public static String[] keyHeader() {
         FrameworkHooks h = hooks;

@@ -21,6 +21,7 @@ public final class FrameworkTasks implements FrameworkHooks {
 
     private final Duration budget;
     private final RemoteTaskBinding remote;
+    private final OwnedTasks owned = new OwnedTasks();
 
     /** @param budget the budget of a task opened here ({@code effectful.task.budget}) */
     public FrameworkTasks(Duration budget) {
@@ -54,6 +55,25 @@ public final class FrameworkTasks implements FrameworkHooks {
                     + " invocation; its tool calls are each their own task", t);
             return null;
         }
+    }
+
+    @Override
+    public Object enterOwnedTask(String library, Object owner, String actor) {
+        try {
+            if (Task.current().isPresent()) {
+                return null;
+            }
+            return owned.enter(library, owner, actor, budget);
+        } catch (Throwable t) {
+            AgentLog.errorOnce("owned-task:" + library, "effectful could not open a task for a " + library
+                    + " tool runner; its tool calls are each their own task", t);
+            return null;
+        }
+    }
+
+    @Override
+    public void exitOwnedTask(Object token) {
+        OwnedTasks.exit(token);
     }
 
     @Override

@@ -1,0 +1,65 @@
+package dev.effectful.instrumentation.anthropic;
+
+import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+import java.util.List;
+import java.util.Set;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * The Anthropic Java SDK's {@code BetaToolRunner}: its iteration (a lazy sequence the application walks
+ * with {@code for (BetaMessage m : runner)}, blocking, on its own thread) runs in one task, so a
+ * rephrased retry of a tool call whose answer was lost is caught anywhere in the loop. The task is one
+ * of the runner's own ({@code anthropic-<uuid>}): the SDK names no conversation that outlives the
+ * process, so a stable id across a restart is the application's {@code Task.open} around the loop,
+ * which always wins. The actor is the request's {@code metadata.user_id} when set.
+ *
+ * <p>The point advised is the runner's private {@code generateToolResponse(BetaMessageParam)}, where
+ * every turn's tool calls run, one after another, on the iterating thread. An SDK without that method
+ * is left as it is: its tool calls are then each their own task. The async client has no runner.
+ */
+public final class AnthropicInstrumentation implements LibraryInstrumentation {
+
+    static final String RUNNER = "com/anthropic/helpers/BetaToolRunner";
+
+    /** Built when asked, never in a static field: the agent instantiates every instrumentation at premain. */
+    private static ElementMatcher<MethodDescription> toolTurn() {
+        return named("generateToolResponse")
+                .and(takesArguments(1))
+                .and(takesArgument(0, named("com.anthropic.models.beta.messages.BetaMessageParam")))
+                .and(not(isAbstract()));
+    }
+
+    @Override
+    public String library() {
+        return "anthropic";
+    }
+
+    @Override
+    public Set<String> classes() {
+        return Set.of(RUNNER);
+    }
+
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        if (!RUNNER.equals(internalName)) {
+            return List.of();
+        }
+        // described from its class file, not loaded: the advice names the SDK's types, which the agent's
+        // own loader cannot resolve (they resolve in the application's, once inlined)
+        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(AnthropicInstrumentation.class.getClassLoader());
+        return List.of(Advice.to(TypePool.Default.of(own).describe(ToolRunnerStepAdvice.NAME).resolve(), own)
+                .on(toolTurn()));
+    }
+}
