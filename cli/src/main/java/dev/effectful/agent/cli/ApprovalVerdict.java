@@ -88,7 +88,7 @@ abstract class ApprovalVerdict implements Callable<Integer> {
 
     /** The intent's {@code approval_requested} record, checked: it waits for a verdict. */
     private JournalRecord find(Path dir) throws CliException {
-        IntentTable table = new IntentTable();
+        JournalIntents table = new JournalIntents();
         JournalRecord[] request = new JournalRecord[1];
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
@@ -107,8 +107,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
             throw new CliException(JournalCli.USAGE, "no intent with key '" + Table.clean(key) + "' in " + dir
                     + " (see: journal approvals)");
         }
-        IntentTable.Intent intent = table.intent(row);
-        if (intent.state() != IntentTable.State.AWAITING_APPROVAL || request[0] == null) {
+        JournalIntents.Intent intent = table.intent(row);
+        if (intent.state() != JournalIntents.State.AWAITING_APPROVAL || request[0] == null) {
             throw new CliException(JournalCli.REFUSED, "intent " + key + " does not wait for an approval (it is "
                     + intent.state().word + "); nothing to " + (verdict().equals("approved") ? "approve" : "deny"));
         }

@@ -25,7 +25,7 @@ final class ApprovalsCommand implements Callable<Integer> {
     JournalCli cli;
 
     /** A waiting approval with its request record (arguments and time). */
-    record Pending(IntentTable.Intent intent, JournalRecord request) {
+    record Pending(JournalIntents.Intent intent, JournalRecord request) {
     }
 
     @Override
@@ -36,7 +36,7 @@ final class ApprovalsCommand implements Callable<Integer> {
         List<Pending> rows = new ArrayList<>();
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
-            IntentTable table = IntentTable.forJournal(reader);
+            JournalIntents table = JournalIntents.forJournal(reader);
             report = reader.scanSummaries(table::accept);
             rows = pending(reader, table);
         }
@@ -58,9 +58,9 @@ final class ApprovalsCommand implements Callable<Integer> {
     }
 
     /** The intents awaiting approval with their request record, journal order. */
-    static List<Pending> pending(JournalReader reader, IntentTable table) {
+    static List<Pending> pending(JournalReader reader, JournalIntents table) {
         List<Pending> rows = new ArrayList<>();
-        for (IntentTable.Intent i : table.awaitingApproval()) {
+        for (JournalIntents.Intent i : table.awaitingApproval()) {
             rows.add(new Pending(i, i.intentIndex() < 0 ? null : reader.read(i.intentIndex()).orElse(null)));
         }
         return rows;
@@ -69,7 +69,7 @@ final class ApprovalsCommand implements Callable<Integer> {
     Table table(List<Pending> rows) {
         Table t = new Table("TASK", "ACTOR", "CALL", "KIND", "KEY", "AGE>", "REQUESTED", "ARGS");
         for (Pending p : rows) {
-            IntentTable.Intent i = p.intent();
+            JournalIntents.Intent i = p.intent();
             long started = p.request() == null ? 0 : p.request().started();
             t.row(i.task(), i.actor(), i.call(), i.kind(), i.key(),
                     started > 0 ? Times.duration(cli.now() - started) : null, Times.human(started, cli.zone),
@@ -79,7 +79,7 @@ final class ApprovalsCommand implements Callable<Integer> {
     }
 
     private String json(Pending p) {
-        IntentTable.Intent i = p.intent();
+        JournalIntents.Intent i = p.intent();
         JournalRecord r = p.request();
         return Json.line(g -> {
             Json.str(g, "task", i.task());

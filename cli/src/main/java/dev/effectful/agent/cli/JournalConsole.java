@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * The console's view of one local journal, read beside its live writer: one pass at start, then the
- * records appended since, a few times a second, into the same {@link IntentTable} the CLI's commands
+ * records appended since, a few times a second, into the same {@link JournalIntents} the CLI's commands
  * build. A verdict goes through {@code journal resolve} itself (the live request when an agent writes
  * the journal), so the console never writes the journal on its own.
  */
@@ -32,7 +32,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     private final Object lock = new Object();
     private final Thread follower;
     private final ToolActivity activity = new ToolActivity();
-    private IntentTable table; // guarded by lock; null until the first pass ends
+    private JournalIntents table; // guarded by lock; null until the first pass ends
     private long lastIndex = -1; // guarded by lock
     private volatile long version;
     private volatile String problem;
@@ -57,7 +57,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     private void follow() {
         try {
             // the first pass holds no lock: pages answer "reading" meanwhile instead of waiting for it
-            IntentTable first = IntentTable.forJournal(reader);
+            JournalIntents first = JournalIntents.forJournal(reader);
             long expected = reader.recordCountHint();
             long[] last = {-1};
             reader.scanSummaries((i, r) -> {
@@ -166,7 +166,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             if (row < 0) {
                 return Optional.empty();
             }
-            IntentTable.Intent i = table.intent(row);
+            JournalIntents.Intent i = table.intent(row);
             List<JournalRecord> records = new ArrayList<>();
             try {
                 reader.scan((index, r) -> {
@@ -195,7 +195,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                 history.add(event(r, false));
             }
             Views.Held h = held(i, latestIntent, i.state().word);
-            boolean approvable = i.state() == IntentTable.State.AWAITING_APPROVAL;
+            boolean approvable = i.state() == JournalIntents.State.AWAITING_APPROVAL;
             String base = "java -jar effectful-agent.jar journal --dir " + shellWord(source());
             String since = firstStarted > 0 ? Times.human(firstStarted, cli.zone) + " (" + Times.duration(cli.now() - firstStarted)
                     + " ago)" : "-";
@@ -263,7 +263,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             if (!query.isEmpty()) {
                 String q = query.toLowerCase(Locale.ROOT);
                 for (int row = 0; row < table.size() && matches.size() < SEARCH_LIMIT; row++) {
-                    IntentTable.Intent i = table.intent(row);
+                    JournalIntents.Intent i = table.intent(row);
                     if (i.key().startsWith(q) || contains(i.task(), q) || contains(i.call(), q) || contains(i.actor(), q)) {
                         JournalRecord r = i.intentIndex() < 0 ? null : reader.read(i.intentIndex()).orElse(null);
                         matches.add(held(i, r, i.state().word));
@@ -312,7 +312,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                 dev.effectful.agent.cli.console.ConsoleServer.Links.intent(key));
     }
 
-    private Views.Held held(IntentTable.Intent i, JournalRecord latestIntent, String state) {
+    private Views.Held held(JournalIntents.Intent i, JournalRecord latestIntent, String state) {
         long started = latestIntent == null ? 0 : latestIntent.started();
         return new Views.Held(i.key(), shortKey(i.key()), i.task(), i.actor(), i.call(), i.kind(), state,
                 i.probe() == null ? "-" : i.probe(), i.attempt(),

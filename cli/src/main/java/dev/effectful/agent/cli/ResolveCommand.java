@@ -74,7 +74,7 @@ final class ResolveCommand implements Callable<Integer> {
     enum Applied { yes, no }
 
     /** The intent being resolved, as the journal shows it. */
-    private record Target(IntentTable.Intent intent, JournalRecord from) {
+    private record Target(JournalIntents.Intent intent, JournalRecord from) {
     }
 
     @Override
@@ -282,7 +282,7 @@ final class ResolveCommand implements Callable<Integer> {
 
     /** The intent as the journal shows it, checked: known, and unresolved unless --force. */
     private Target find(Path dir) throws CliException {
-        IntentTable table = new IntentTable();
+        JournalIntents table = new JournalIntents();
         JournalRecord[] latest = new JournalRecord[2]; // [0] latest intent, [1] latest record of the key
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
@@ -302,7 +302,7 @@ final class ResolveCommand implements Callable<Integer> {
             throw new CliException(JournalCli.USAGE, "no intent with key '" + Table.clean(key) + "' in " + dir
                     + " (see: journal unresolved)");
         }
-        IntentTable.Intent intent = table.intent(row);
+        JournalIntents.Intent intent = table.intent(row);
         if (!intent.state().unresolved && !force) {
             throw new CliException(JournalCli.REFUSED, "intent " + key + " is " + intent.state().word
                     + ", not unresolved; nothing to resolve (add --force to record a verdict anyway)");

@@ -23,18 +23,18 @@ final class TasksCommand implements Callable<Integer> {
         if (cli.sharedStore()) {
             return SharedStoreView.tasks(cli);
         }
-        IntentTable table;
+        JournalIntents table;
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
-            table = IntentTable.forJournal(reader);
+            table = JournalIntents.forJournal(reader);
             report = reader.scanSummaries(table::accept);
         }
-        List<IntentTable.TaskRow> rows = table.tasks();
+        List<JournalIntents.TaskRow> rows = table.tasks();
         if (limit > 0 && rows.size() > limit) {
             rows = rows.subList(0, limit);
         }
         if (cli.json) {
-            for (IntentTable.TaskRow t : rows) {
+            for (JournalIntents.TaskRow t : rows) {
                 cli.out.println(Json.line(g -> {
                     g.writeStringField("task", t.task());
                     Json.str(g, "actor", t.actor());
@@ -54,7 +54,7 @@ final class TasksCommand implements Callable<Integer> {
             cli.out.println("no tasks in " + cli.journalDir());
         } else {
             Table out = new Table("TASK", "ACTOR", "INTENTS>", "ATTEMPTS>", "OK>", "FAILED>", "UNRESOLVED>", "FOR A PERSON>", "LAST ACTIVITY", "AGO>");
-            for (IntentTable.TaskRow t : rows) {
+            for (JournalIntents.TaskRow t : rows) {
                 out.row(t.task(), t.actor(), t.intents(), t.attempts(),
                         new Table.Cell(String.valueOf(t.ok()), t.ok() > 0 ? "32" : null),
                         new Table.Cell(String.valueOf(t.failed()), t.failed() > 0 ? "31" : null),

@@ -26,7 +26,7 @@ final class UnresolvedCommand implements Callable<Integer> {
     JournalCli cli;
 
     /** An unresolved intent with what its latest intent record says. */
-    record Row(IntentTable.Intent intent, String state, JournalRecord latestIntent) {
+    record Row(JournalIntents.Intent intent, String state, JournalRecord latestIntent) {
         /** Waits for a person: not the live writer's own call, and not one the next call settles. */
         boolean needsPerson() {
             return !state.equals("in-flight") && !intent.settles();
@@ -38,12 +38,12 @@ final class UnresolvedCommand implements Callable<Integer> {
         if (cli.sharedStore()) {
             return SharedStoreView.unresolved(cli);
         }
-        IntentTable table;
+        JournalIntents table;
         JournalReader.Report report;
         List<Row> rows = new ArrayList<>();
         List<ApprovalsCommand.Pending> approvals;
         try (JournalReader reader = cli.openReader()) {
-            table = IntentTable.forJournal(reader);
+            table = JournalIntents.forJournal(reader);
             report = reader.scanSummaries(table::accept);
             rows = rows(reader, table);
             approvals = ApprovalsCommand.pending(reader, table);
@@ -100,13 +100,13 @@ final class UnresolvedCommand implements Callable<Integer> {
     }
 
     /** The unresolved intents with their latest intent record (for arguments and age), journal order. */
-    static List<Row> rows(JournalReader reader, IntentTable table) {
+    static List<Row> rows(JournalReader reader, JournalIntents table) {
         String livePid = JournalLock.isHeld(reader.directory()) ? JournalLock.holderOf(reader.directory()) : null;
         List<Row> rows = new ArrayList<>();
-        for (IntentTable.Intent i : table.unresolved()) {
+        for (JournalIntents.Intent i : table.unresolved()) {
             Optional<JournalRecord> rec = i.intentIndex() < 0 ? Optional.empty() : reader.read(i.intentIndex());
             String state = i.state().word;
-            if (i.state() == IntentTable.State.NO_OUTCOME && livePid != null && rec.isPresent()
+            if (i.state() == JournalIntents.State.NO_OUTCOME && livePid != null && rec.isPresent()
                     && livePid.equals(String.valueOf(rec.get().pid()))) {
                 state = "in-flight";
             }
@@ -125,7 +125,7 @@ final class UnresolvedCommand implements Callable<Integer> {
     private Table table(List<Row> rows) {
         Table t = new Table("TASK", "CALL", "KIND", "KEY", "ATT>", "STATE", "PROBE", "AGE>", "STARTED", "ARGS");
         for (Row row : rows) {
-            IntentTable.Intent i = row.intent();
+            JournalIntents.Intent i = row.intent();
             JournalRecord r = row.latestIntent();
             long started = r == null ? 0 : r.started();
             t.row(i.task(), i.call(), i.kind(), i.key(), i.attempt() == 0 ? null : i.attempt(),
@@ -139,7 +139,7 @@ final class UnresolvedCommand implements Callable<Integer> {
     }
 
     private String json(Row row) {
-        IntentTable.Intent i = row.intent();
+        JournalIntents.Intent i = row.intent();
         JournalRecord r = row.latestIntent();
         return Json.line(g -> {
             Json.str(g, "task", i.task());

@@ -42,11 +42,11 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         Path dir = cli.journalDir();
-        IntentTable table;
+        JournalIntents table;
         JournalReader.Report report;
         List<UnresolvedCommand.Row> unresolved;
         try (JournalReader reader = cli.openReader()) {
-            table = IntentTable.forJournal(reader);
+            table = JournalIntents.forJournal(reader);
             report = reader.scanSummaries(table::accept);
             unresolved = UnresolvedCommand.rows(reader, table);
         }
@@ -56,8 +56,8 @@ final class VerifyCommand implements Callable<Integer> {
         List<UnresolvedCommand.Row> forPerson = unresolved.stream().filter(UnresolvedCommand.Row::needsPerson).toList();
         long settles = unresolved.stream().filter(r -> !r.state().equals("in-flight") && r.intent().settles()).count();
         long noOutcome = forPerson.stream().filter(r -> r.state().equals("no-outcome")).count();
-        long unknown = forPerson.stream().filter(r -> r.intent().state() == IntentTable.State.UNKNOWN).count();
-        long probeFailed = forPerson.stream().filter(r -> r.intent().state() == IntentTable.State.PROBE_FAILED).count();
+        long unknown = forPerson.stream().filter(r -> r.intent().state() == JournalIntents.State.UNKNOWN).count();
+        long probeFailed = forPerson.stream().filter(r -> r.intent().state() == JournalIntents.State.PROBE_FAILED).count();
         List<RecordDamage> inFiles = new ArrayList<>();
         List<String> damagedFiles = damagedFiles(dir, inFiles);
         List<RecordDamage> allDamage = new ArrayList<>(report.damaged());

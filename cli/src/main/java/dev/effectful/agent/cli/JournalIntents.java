@@ -27,7 +27,7 @@ import java.util.Map;
  * leaves it unresolved, absent makes it runnable; a person's resolution yes settles it ok and no makes
  * it runnable. Dedup and refused records change nothing.
  */
-final class IntentTable {
+final class JournalIntents {
 
     /**
      * The latest state of an intent key as the CLI words it: one per {@link Phase}, whose
@@ -129,7 +129,7 @@ final class IntentTable {
 
     private final long[] typeCounts = new long[RecordType.values().length];
 
-    IntentTable() {
+    JournalIntents() {
         this(1024);
     }
 
@@ -137,7 +137,7 @@ final class IntentTable {
      * Sized for {@code expectedKeys} up front: growing by copying would briefly need half as much
      * again, and that peak, not the steady state, is what decides the heap a large journal needs.
      */
-    IntentTable(long expectedKeys) {
+    JournalIntents(long expectedKeys) {
         int n = (int) Math.max(1024, Math.min(expectedKeys, 1 << 28));
         hi = new long[n];
         lo = new long[n];
@@ -153,8 +153,8 @@ final class IntentTable {
     }
 
     /** Every intent has an intent and an outcome record, so half the record count is the usual key count. */
-    static IntentTable forJournal(JournalReader reader) {
-        return new IntentTable(reader.recordCountHint() / 2 + 16);
+    static JournalIntents forJournal(JournalReader reader) {
+        return new JournalIntents(reader.recordCountHint() / 2 + 16);
     }
 
     void accept(long index, JournalRecord r) {
