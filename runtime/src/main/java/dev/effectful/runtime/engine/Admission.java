@@ -79,17 +79,17 @@ final class Admission {
      */
     boolean partOfEnclosingCall(Call innermost, ToolMethod tool, Object[] args) {
         Object[] mine = args == null ? new Object[0] : args;
-        for (Call c = innermost; c != null; c = c.enclosing) {
+        for (Call c = innermost; c != null; c = c.enclosing()) {
             if (!c.tool.verb().equals(tool.verb())) {
                 continue;
             }
             try {
-                if (Arrays.deepEquals(mine, c.args) || Arrays.deepEquals(mine, c.replacedArgs)) {
+                if (Arrays.deepEquals(mine, c.args) || Arrays.deepEquals(mine, c.replacedArgs())) {
                     return true;
                 }
-                if (tool.hasIntentKey() && c.intentKey != null) {
+                if (tool.hasIntentKey() && c.intentKey() != null) {
                     ArgsRenderer.KeyParts parts = argsRenderer.keyParts(null, mine, tool.params());
-                    if (c.intentKey.equals(IntentKeys.derive(c.task.id(), c.task.actor(), tool.verb(), parts.target(),
+                    if (c.intentKey().equals(IntentKeys.derive(c.task().id(), c.task().actor(), tool.verb(), parts.target(),
                             parts.slot()))) {
                         return true;
                     }
@@ -123,10 +123,10 @@ final class Admission {
             return;
         }
         ToolMethod tool = call.tool;
-        TaskContext task = call.task;
+        TaskContext task = call.task();
         if (!tool.isRead()) {
             // a damaged journal record may be this call's earlier attempt: never guessed, held for a person
-            java.util.Optional<String> held = records.damageHold(task.id(), call.intentKey);
+            java.util.Optional<String> held = records.damageHold(task.id(), call.intentKey());
             if (held.isPresent()) {
                 refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, held.get());
                 return;
@@ -148,22 +148,22 @@ final class Admission {
             return;
         }
         if ((tool.isRead() || task.implicit()) && !batch) {
-            execution.startAttempt(call, store.get(call.intentKey).map(s -> s.attempts() + 1).orElse(1));
+            execution.startAttempt(call, store.get(call.intentKey()).map(s -> s.attempts() + 1).orElse(1));
             return;
         }
         if (!task.implicit()) {
             CompletableFuture<Completion> mine = new CompletableFuture<>();
-            CompletableFuture<Completion> running = inFlight.claim(call.intentKey, mine);
+            CompletableFuture<Completion> running = inFlight.claim(call.intentKey(), mine);
             if (running != null) {
-                if (call.async != null) {
+                if (call.async() != null) {
                     // an async caller is answered when the running call settles, without blocking its thread
-                    call.async.join(call, running);
+                    call.async().join(call, running);
                     return;
                 }
                 waitForRunning(call, running);
                 return;
             }
-            call.flight = mine;
+            call.joinFlight(mine);
         }
         if (batch) {
             batches.begin(call);
@@ -171,7 +171,7 @@ final class Admission {
         }
         if (resolutions != null) {
             // a verdict given a moment ago must not wait for the watcher's next look
-            resolutions.beforeCall(call.intentKey, tool, call.task.leftNanos());
+            resolutions.beforeCall(call.intentKey(), tool, call.task().leftNanos());
         }
         reenter(call);
     }
@@ -179,8 +179,8 @@ final class Admission {
     /** Derives the call's task and intent key and checks its budget; false when the call was refused. */
     private boolean keyWithinBudget(Call call) {
         ToolMethod tool = call.tool;
-        call.task = TaskContext.current();
-        TaskContext task = call.task;
+        call.inTask(TaskContext.current());
+        TaskContext task = call.task();
         if (task.implicit()) {
             AgentLog.warnOnce("notask", "tool " + tool.verb() + " was called outside any task: each such call is its"
                     + " own task, journaled but never deduplicated; open one with Task.open(taskId, budget)");
@@ -197,7 +197,7 @@ final class Admission {
             return false;
         }
         String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());
-        call.intentKey = IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot());
+        call.keyed(IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot()));
         if (earlierKeys && !tool.isRead() && IntentKeys.escapingChanges(task.id(), task.actor(), tool.verb(), target,
                 parts.slot()) && !earlierKey(call, target, parts.slot())) {
             return false;
@@ -223,7 +223,7 @@ final class Admission {
      * False when the call was refused.
      */
     private boolean earlierKey(Call call, String target, String slot) {
-        TaskContext task = call.task;
+        TaskContext task = call.task();
         String earlier = IntentKeys.legacy(task.id(), task.actor(), call.tool.verb(), target, slot);
         // the store's local view: the earlier keys are this journal's own, replayed at start
         java.util.Optional<IntentState> earlierState = store.get(earlier);
@@ -231,10 +231,10 @@ final class Admission {
                 .flatMap(s -> records.read(s.resultIndex()))
                 .filter(r -> earlier.equals(r.intentKey()))
                 .map(r -> new EarlierKeys.Owner(r.task(), r.actor(), r.call()));
-        EarlierKeys.Choice choice = EarlierKeys.choose(store.get(call.intentKey), earlierState, owner,
+        EarlierKeys.Choice choice = EarlierKeys.choose(store.get(call.intentKey()), earlierState, owner,
                 new EarlierKeys.Owner(task.id(), task.actor(), call.tool.verb()), earlier);
         if (choice instanceof EarlierKeys.Choice.Earlier e) {
-            call.intentKey = e.key();
+            call.keyed(e.key());
         } else if (choice instanceof EarlierKeys.Choice.Hold h) {
             refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, h.message());
             return false;
@@ -245,13 +245,13 @@ final class Admission {
     /** The re-entry table on what the store knows of the key, claiming it when the call is to run or probe. */
     private void reenter(Call call) {
         ToolMethod tool = call.tool;
-        TaskContext task = call.task;
+        TaskContext task = call.task();
         Decision d;
         try {
-            d = store.decideAndClaim(call.intentKey, new IntentStore.IntentMeta(task.id(), tool.verb(),
+            d = store.decideAndClaim(call.intentKey(), new IntentStore.IntentMeta(task.id(), tool.verb(),
                             tool.kindWord()),
                     (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
-                            call.intentKey, now, hint, approvalRule(tool)),
+                            call.intentKey(), now, hint, approvalRule(tool)),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {
             JournalProblem down = new JournalProblem(e.misconfigured() ? JournalProblem.Cause.MISCONFIGURED
@@ -266,7 +266,7 @@ final class Admission {
             replays.replay(call, replay);
         } else if (d instanceof Decision.Refuse r) {
             refusals.refuse(call, r.status(), r.effect(), r.retryAfterS(), r.message()
-                    + Refusals.beyondBudget(call.task, r.retryAfterS()));
+                    + Refusals.beyondBudget(call.task(), r.retryAfterS()));
         } else if (d instanceof Decision.Probe p) {
             execution.probeThenDecide(call, p.lastAttempt());
         } else if (d instanceof Decision.RequestApproval a) {
@@ -274,7 +274,7 @@ final class Admission {
         } else if (d instanceof Decision.AwaitApproval w) {
             records.events().awaitingApproval(call);
             refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, w.retryAfterS(), w.message()
-                    + Refusals.beyondBudget(call.task, w.retryAfterS()));
+                    + Refusals.beyondBudget(call.task(), w.retryAfterS()));
         } else if (d instanceof Decision.ExpireApproval x) {
             expireApproval(call, x);
         } else if (d instanceof Decision.Denied denied) {
@@ -297,7 +297,7 @@ final class Admission {
      */
     private void requestApproval(Call call, Decision.RequestApproval a) {
         JournalRecord request = records.base(call, RecordType.APPROVAL_REQUESTED).started(System.currentTimeMillis())
-                .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params()))
+                .budgetLeftS(call.task().leftSeconds()).args(argsRenderer.render(call.args, call.tool.params()))
                 .retryAfterS(a.retryAfterS()).message("a person must approve this first").build();
         try {
             records.appendIntent(request);
@@ -307,11 +307,11 @@ final class Admission {
             return;
         }
         records.events().awaitingApproval(call);
-        AgentLog.info("effectful: " + call.tool.verb() + " (task " + call.task.id() + ", intent " + call.intentKey
-                + ") waits for a person's approval; approve with: " + hint.approveCommand(call.intentKey)
+        AgentLog.info("effectful: " + call.tool.verb() + " (task " + call.task().id() + ", intent " + call.intentKey()
+                + ") waits for a person's approval; approve with: " + hint.approveCommand(call.intentKey())
                 + " (or deny with the same words)");
         refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, a.retryAfterS(), a.message()
-                + Refusals.beyondBudget(call.task, a.retryAfterS()));
+                + Refusals.beyondBudget(call.task(), a.retryAfterS()));
     }
 
     /** No verdict in time: the expiry is journaled (by effectful, not a person) and the call refused for good. */
@@ -324,7 +324,7 @@ final class Admission {
 
     /** The same intent runs in this process: its answer is this call's, within the task's budget. */
     private void waitForRunning(Call call, CompletableFuture<Completion> running) {
-        long left = call.task.leftNanos();
+        long left = call.task().leftNanos();
         try {
             Completion c = running.get(left, TimeUnit.NANOSECONDS);
             if (c == null) {
@@ -332,7 +332,7 @@ final class Admission {
                         "the same intent failed inside effectful while this call waited for it; retry");
                 return;
             }
-            call.completion = c;
+            call.conclude(c);
             records.events().answeredByConcurrent(call, c);
             if (c.thrown() == null) {
                 records.appendQuietly(records.base(call, RecordType.DEDUP).started(System.currentTimeMillis())

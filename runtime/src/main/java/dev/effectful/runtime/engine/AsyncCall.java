@@ -42,7 +42,7 @@ final class AsyncCall {
     /** Called by admission when the same intent runs here already: no body, the answer follows it. */
     void join(Call call, CompletableFuture<Completion> running) {
         joined = running;
-        call.completion = JOINED;
+        call.conclude(JOINED);
     }
 
     /** True for the one caller that settles the call; every later attempt to settle it is dropped. */

@@ -46,21 +46,21 @@ final class AsyncCalls {
      * @param jvmArgs the arguments as the method got them, a suspend function's continuation last
      */
     void admitted(Call call, Object[] jvmArgs) {
-        AsyncCall a = call.async;
+        AsyncCall a = call.async();
         if (a.joined != null) {
-            call.completion = joined(call, a.joined);
+            call.conclude(joined(call, a.joined));
             return;
         }
         if (call.bodySkipped()) {
-            call.completion = immediate(call, call.completion);
+            call.conclude(immediate(call, call.completion()));
             return;
         }
         // the thread's alarm would interrupt whatever the thread does after the body returns
-        if (call.alarm != null) {
-            if (call.alarm.disarm()) {
+        if (call.alarm() != null) {
+            if (call.alarm().disarm()) {
                 a.deadlineReached = true;
             }
-            call.alarm = null;
+            call.disarm();
         }
         if (a.shape == AsyncShape.SUSPEND) {
             KotlinCoroutines k = a.kotlin;
@@ -73,10 +73,10 @@ final class AsyncCalls {
             });
             Object[] replaced = jvmArgs.clone();
             replaced[replaced.length - 1] = guarded;
-            call.replacedArgs = replaced;
+            call.sendOnly(replaced);
             a.cancel = () -> k.cancelJob(a.callerContinuation, "effectful: the task's deadline was reached");
         }
-        long cap = a.deadlineReached ? 0 : call.task.leftNanos();
+        long cap = a.deadlineReached ? 0 : call.task().leftNanos();
         if (call.tool.timeoutMillis() > 0) {
             cap = Math.min(cap, TimeUnit.MILLISECONDS.toNanos(call.tool.timeoutMillis()));
         }
@@ -87,7 +87,7 @@ final class AsyncCalls {
 
     /** After the body returned (or threw), on the caller's thread: what the caller gets now. */
     Completion exit(Call call, Object returned, Throwable thrown) {
-        AsyncCall a = call.async;
+        AsyncCall a = call.async();
         if (a.shape == AsyncShape.SUSPEND) {
             KotlinCoroutines k = a.kotlin;
             if (thrown == null && k.isSuspended(returned)) {
@@ -133,7 +133,7 @@ final class AsyncCalls {
 
     /** The deadline: cancel the work, and answer the caller now (a later completion of the work is dropped). */
     private void expire(Call call) {
-        AsyncCall a = call.async;
+        AsyncCall a = call.async();
         a.deadlineReached = true;
         Runnable cancel = a.cancel;
         try {
@@ -154,7 +154,7 @@ final class AsyncCalls {
      * the call was settled already (the deadline and the work race, one wins).
      */
     private Completion settle(Call call, Object value, Throwable failure) {
-        AsyncCall a = call.async;
+        AsyncCall a = call.async();
         if (!a.settle()) {
             return null;
         }
@@ -167,16 +167,16 @@ final class AsyncCalls {
             result = new Completion(value, cause);
             records.events().abandon(call);
         }
-        if (call.flight != null) {
-            inFlight.release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : result);
-            call.flight = null;
+        if (call.flight() != null) {
+            inFlight.release(call.intentKey(), call.flight(), call.forWaiters() != null ? call.forWaiters() : result);
+            call.leaveFlight();
         }
         return result;
     }
 
     /** Hands a settled answer to the caller's promise, or resumes its coroutine. */
     private void deliver(Call call, Completion c, boolean fromElsewhere) {
-        AsyncCall a = call.async;
+        AsyncCall a = call.async();
         try {
             if (a.shape == AsyncShape.SUSPEND) {
                 a.kotlin.resume(a.callerContinuation, c.value(), c.thrown(), fromElsewhere);
@@ -193,7 +193,7 @@ final class AsyncCalls {
 
     /** An answer known at once (a repeat's stored value, a refusal, a probe that found it), in the tool's shape. */
     private Completion immediate(Call call, Completion c) {
-        AsyncCall a = call.async;
+        AsyncCall a = call.async();
         if (a.shape == AsyncShape.SUSPEND) {
             // a suspend function may return its value without suspending, or throw
             return c;
@@ -208,7 +208,7 @@ final class AsyncCalls {
 
     /** The same intent runs in this process: answered when it settles, without blocking this thread. */
     private Completion joined(Call call, CompletableFuture<Completion> running) {
-        AsyncCall a = call.async;
+        AsyncCall a = call.async();
         running.whenComplete((done, e) -> {
             Completion c = done != null ? done : new Completion(null, new ToolOutcomeException(Outcomes.of(call,
                     Status.RETRYABLE, EffectApplied.UNKNOWN, null, null,
@@ -228,7 +228,7 @@ final class AsyncCalls {
 
     /** What the caller holds: the answer future itself, or a Mono following it. */
     private static Object promise(Call call, CompletableFuture<Object> answer) {
-        if (call.async.shape == AsyncShape.MONO) {
+        if (call.async().shape == AsyncShape.MONO) {
             return ReactorMonos.of(call.tool.method().getReturnType()).fromFuture(answer);
         }
         return answer;

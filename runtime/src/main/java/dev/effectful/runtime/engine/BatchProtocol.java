@@ -88,11 +88,11 @@ final class BatchProtocol {
                         + id + "'; the call was not made");
                 return;
             }
-            ItemPlan p = new ItemPlan(id, IntentKeys.forItem(call.intentKey, id), item);
+            ItemPlan p = new ItemPlan(id, IntentKeys.forItem(call.intentKey(), id), item);
             seen.put(id, p);
             plans.add(p);
         }
-        call.items = plans;
+        call.planItems(plans);
         for (int i = 0; i < plans.size(); i++) {
             try {
                 decide(call, plans.get(i));
@@ -119,17 +119,14 @@ final class BatchProtocol {
             steps.finish(call, complete(call, null, null, false));
             return;
         }
-        call.attempt = attempt;
-        call.attemptId = AttemptIds.of(call.task.id(), call.intentKey, attempt);
-        call.startedMillis = System.currentTimeMillis();
-        call.startNanos = System.nanoTime();
+        call.started(attempt, AttemptIds.of(call.task().id(), call.intentKey(), attempt));
         ParamSpec itemSpec = new ParamSpec(spec.noun(), false, false, false);
         try {
             for (ItemPlan p : plans) {
                 if (p.plan == Plan.SEND) {
                     JournalRecord intent = steps.records().base(call, RecordType.INTENT).intentKey(p.key).item(p.id).reentry(KeyHeaders.reentryWord(call.tool))
-                            .attempt(p.attempt).attemptId(attemptId(call, p)).started(call.startedMillis)
-                            .budgetLeftS(call.task.leftSeconds())
+                            .attempt(p.attempt).attemptId(attemptId(call, p)).started(call.startedMillis())
+                            .budgetLeftS(call.task().leftSeconds())
                             .args(steps.argsRenderer().render(new Object[] {p.item}, new ParamSpec[] {itemSpec})).build();
                     steps.records().appendItemIntent(intent);
                 }
@@ -138,11 +135,11 @@ final class BatchProtocol {
             steps.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
             return;
         }
-        call.journaled = true;
+        call.markJournaled();
         Object[] replaced = call.args.clone();
         replaced[spec.itemsIndex()] = BatchSpec.sameKind(items, toSend);
-        call.replacedArgs = replaced;
-        call.batchAttempt = new Attempt(call.intentKey, attempt, call.attemptId);
+        call.sendOnly(replaced);
+        call.runAs(new Attempt(call.intentKey(), attempt, call.attemptId()));
         java.util.Map<String, ItemPlan> sentKeys = new java.util.HashMap<>();
         for (ItemPlan p : plans) {
             if (p.plan == Plan.SEND) {
@@ -150,11 +147,11 @@ final class BatchProtocol {
             }
         }
         // each item's key_sent names the item's own intent and attempt, as its intent record does
-        call.attemptScope = KeyHeaders.bind(tool, call.batchAttempt, sentKeys.keySet(), call.batchAttempt.makeCurrent(),
+        call.bindAttempt(KeyHeaders.bind(tool, call.batchAttempt(), sentKeys.keySet(), call.batchAttempt().makeCurrent(),
                 key -> {
                     ItemPlan p = sentKeys.get(key);
                     return p != null && steps.records().appendKeySent(call, key, p.attempt, attemptId(call, p), p.id);
-                });
+                }));
         steps.armDeadline(call);
         steps.records().events().intent(call);
     }
@@ -162,10 +159,10 @@ final class BatchProtocol {
     private void decide(Call call, ItemPlan p) {
         ToolMethod tool = call.tool;
         // an item running on another host is waited for, like a whole call; past the budget it is reported
-        Decision d = steps.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task.id(), tool.verb(),
+        Decision d = steps.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task().id(), tool.verb(),
                         tool.kind().name().toLowerCase(java.util.Locale.ROOT)),
                 (state, now) -> ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
-                        p.key, now), call.task.hasBudget() ? call.task.leftNanos() : Admission.NO_BUDGET_WAIT_NANOS);
+                        p.key, now), call.task().hasBudget() ? call.task().leftNanos() : Admission.NO_BUDGET_WAIT_NANOS);
         if (d instanceof Decision.Run run) {
             p.plan = Plan.SEND;
             p.attempt = run.attempt();
@@ -227,7 +224,7 @@ final class BatchProtocol {
 
     private Completion complete(Call call, Object returned, Throwable thrown, boolean timedOut) {
         ToolMethod tool = call.tool;
-        boolean bodyRan = call.replacedArgs != null;
+        boolean bodyRan = call.replacedArgs() != null;
         Throwable cause = thrown;
         Outcome<?> reported = returned instanceof Outcome<?> o ? o
                 : thrown instanceof ToolOutcomeException toe ? toe.outcome() : null;
@@ -236,9 +233,9 @@ final class BatchProtocol {
             failure = steps.classifier(call).classify(thrown, tool.kind(), tool.overrides());
         }
         Map<String, Outcome.Item> byId = new LinkedHashMap<>();
-        if (call.batchAttempt != null) {
+        if (call.batchAttempt() != null) {
             // named as the body went: the only record of what it sent when it throws part-way
-            for (Outcome.Item i : call.batchAttempt.reportedItems()) {
+            for (Outcome.Item i : call.batchAttempt().reportedItems()) {
                 byId.put(i.id(), i);
             }
         }
@@ -247,10 +244,10 @@ final class BatchProtocol {
                 byId.put(i.id(), i);
             }
         }
-        long durationMs = bodyRan ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos) : 0;
+        long durationMs = bodyRan ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos()) : 0;
         List<Outcome.Item> all = new ArrayList<>();
         Long retryAfter = null;
-        for (ItemPlan p : call.items) {
+        for (ItemPlan p : call.items()) {
             Outcome.Item item = switch (p.plan) {
                 case DONE -> Outcome.Item.applied(p.id);
                 case REJECTED -> Outcome.Item.rejected(p.id, p.reason);
@@ -261,13 +258,13 @@ final class BatchProtocol {
             if (p.plan == Plan.WAIT && p.retryAfterS != null) {
                 retryAfter = retryAfter == null ? p.retryAfterS : Math.min(retryAfter, p.retryAfterS);
             }
-            if (p.plan == Plan.SEND && call.journaled) {
+            if (p.plan == Plan.SEND && call.isJournaled()) {
                 CallRecords records = steps.records();
                 records.appendAndApply(records.base(call, RecordType.OUTCOME).intentKey(p.key).item(p.id).attempt(p.attempt)
-                        .attemptId(attemptId(call, p)).started(call.startedMillis).outcome(ApiWords.outcome(item.status()))
+                        .attemptId(attemptId(call, p)).started(call.startedMillis()).outcome(ApiWords.outcome(item.status()))
                         .effectApplied(ApiWords.effect(item.applied())).message(item.reason())
                         .retryAfterS(item.status() == Status.RETRYABLE && failure != null ? failure.retryAfterS() : null)
-                        .deadlineLeftS(call.task.leftSeconds()).durationMs(durationMs).build());
+                        .deadlineLeftS(call.task().leftSeconds()).durationMs(durationMs).build());
             }
             all.add(item);
         }
@@ -279,11 +276,11 @@ final class BatchProtocol {
         String message = why != null && summary.status() != Status.OK ? summary.message() + " (" + why + ")"
                 : summary.message();
         Object value = reported != null ? reported.value() : returned;
-        Outcome<Object> outcome = new Outcome<>(summary.status(), summary.effect(), call.attemptId, call.intentKey,
-                retryAfter, call.task.leftSeconds(), message, value, all);
+        Outcome<Object> outcome = new Outcome<>(summary.status(), summary.effect(), call.attemptId(), call.intentKey(),
+                retryAfter, call.task().leftSeconds(), message, value, all);
         if (!bodyRan) {
-            call.reentry = summary.status() == Status.OK ? Reentry.DEDUP : summary.status() == Status.UNKNOWN
-                    ? Reentry.HELD : Reentry.REFUSED;
+            call.tookPath(summary.status() == Status.OK ? Reentry.DEDUP : summary.status() == Status.UNKNOWN
+                    ? Reentry.HELD : Reentry.REFUSED);
         }
         steps.records().events().outcome(call, outcome, TimeUnit.MILLISECONDS.toNanos(durationMs),
                 cause instanceof ToolOutcomeException ? null : cause);
@@ -327,6 +324,6 @@ final class BatchProtocol {
     }
 
     private static String attemptId(Call call, ItemPlan p) {
-        return AttemptIds.of(call.task.id(), p.key, p.attempt);
+        return AttemptIds.of(call.task().id(), p.key, p.attempt);
     }
 }

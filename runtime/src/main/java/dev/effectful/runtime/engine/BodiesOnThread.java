@@ -16,17 +16,17 @@ final class BodiesOnThread {
     }
 
     void entered(Call call) {
-        call.enclosing = innermost.get();
+        call.enclosedBy(innermost.get());
         innermost.set(call);
     }
 
     /** Unwinds to what enclosed {@code call}, also past an inner call that never reached its exit. */
     void left(Call call) {
-        for (Call c = innermost.get(); c != null; c = c.enclosing) {
+        for (Call c = innermost.get(); c != null; c = c.enclosing()) {
             if (c == call) {
                 // null, not remove(): the thread's entry stays for its next call (re-creating it per
                 // call cost a map probe, an allocation and a stale-slot sweep); null pins nothing
-                innermost.set(call.enclosing);
+                innermost.set(call.enclosing());
                 return;
             }
         }

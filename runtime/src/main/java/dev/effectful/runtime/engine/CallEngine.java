@@ -122,16 +122,16 @@ public final class CallEngine implements AutoCloseable {
         ToolMethod tool = call.tool;
         events.begin(call);
         try {
-            call.redactor = Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params());
+            call.redactWith(Redactor.of(argsRenderer.fingerprinter(), call.args, tool.params()));
             admission.admit(call);
             if (jvmArgs != null) {
                 asyncCalls.admitted(call, jvmArgs);
             }
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("enter:" + tool, "internal error before " + tool.verb() + ": " + e, e);
-            if (call.flight != null) {
-                inFlight.release(call.intentKey, call.flight, null);
-                call.flight = null;
+            if (call.flight() != null) {
+                inFlight.release(call.intentKey(), call.flight(), null);
+                call.leaveFlight();
             }
             if (tool.isRead()) {
                 events.abandon(call);
@@ -199,7 +199,7 @@ public final class CallEngine implements AutoCloseable {
             return null;
         }
         Call call = new Call(tool, self, callerArgs);
-        call.async = new AsyncCall(shape, continuation, kotlin);
+        call.promised(new AsyncCall(shape, continuation, kotlin));
         return admitted(call, jvmArgs);
     }
 
@@ -207,7 +207,7 @@ public final class CallEngine implements AutoCloseable {
     private Call refuseShape(ToolMethod tool, Object self, Object[] args, AsyncShape shape) {
         Call call = new Call(tool, self, args);
         events.begin(call);
-        call.task = TaskContext.current();
+        call.inTask(TaskContext.current());
         refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null,
                 shape.refusal(tool.method().getDeclaringClass().getName() + "." + tool.method().getName()));
         return call;
@@ -217,13 +217,13 @@ public final class CallEngine implements AutoCloseable {
     public Completion exitAsync(Object handle, Object returned, Throwable thrown) {
         Call call = (Call) handle;
         if (call.bodySkipped()) {
-            return call.completion;
+            return call.completion();
         }
         bodies.left(call);
         // the body's synchronous part is over: its thread's attempt ends here, the work's outcome comes later
-        if (call.attemptScope != null) {
-            call.attemptScope.close();
-            call.attemptScope = null;
+        if (call.attemptScope() != null) {
+            call.attemptScope().close();
+            call.unbindAttempt();
         }
         Completion result;
         try {
@@ -233,13 +233,13 @@ public final class CallEngine implements AutoCloseable {
             result = new Completion(returned, thrown);
             events.abandon(call);
         }
-        call.completion = result;
+        call.conclude(result);
         return result;
     }
 
     /** The arguments the body runs with: for a batch, only the items still to send. */
     public Object[] arguments(Object handle, Object[] original) {
-        Object[] replaced = ((Call) handle).replacedArgs;
+        Object[] replaced = ((Call) handle).replacedArgs();
         return replaced == null ? original : replaced;
     }
 
@@ -252,7 +252,7 @@ public final class CallEngine implements AutoCloseable {
     public Completion exit(Object handle, Object returned, Throwable thrown) {
         Call call = (Call) handle;
         if (call.bodySkipped()) {
-            return call.completion;
+            return call.completion();
         }
         bodies.left(call);
         Completion result;
@@ -261,20 +261,20 @@ public final class CallEngine implements AutoCloseable {
         } catch (RuntimeException | LinkageError e) {
             AgentLog.errorOnce("exit:" + call.tool, "internal error after " + call.tool.verb() + ": " + e, e);
             // the body's own exception, still under the call's @Redact rule: a failed conclusion is no side door
-            result = new Completion(returned, call.redactor.throwableOrBare(thrown));
+            result = new Completion(returned, call.redactor().throwableOrBare(thrown));
             events.abandon(call);
         }
-        if (call.flight != null) {
-            inFlight.release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : result);
-            call.flight = null;
+        if (call.flight() != null) {
+            inFlight.release(call.intentKey(), call.flight(), call.forWaiters() != null ? call.forWaiters() : result);
+            call.leaveFlight();
         }
-        call.completion = result;
+        call.conclude(result);
         return result;
     }
 
     /** What to throw for a call whose {@link #exit} has run; null means return its value. */
     public Throwable thrown(Object handle) {
-        Completion c = ((Call) handle).completion;
+        Completion c = ((Call) handle).completion();
         return c == null ? null : c.thrown();
     }
 

@@ -25,81 +25,81 @@ final class CallEvents {
 
     /** At the call's entry: a trace when some sink wants this tool's calls. */
     void begin(Call call) {
-        call.trace = events.begin(call.tool.method().getDeclaringClass(), call.tool.verb());
+        call.traced(events.begin(call.tool.method().getDeclaringClass(), call.tool.verb()));
     }
 
     /** The intent is written; the body runs next. */
     void intent(Call call) {
-        if (call.trace != null) {
-            emit(call, Step.INTENT, null, null, null, call.task.leftSeconds(), 0, null, null, false, false);
+        if (call.trace() != null) {
+            emit(call, Step.INTENT, null, null, null, call.task().leftSeconds(), 0, null, null, false, false);
         }
     }
 
     /** The body ran and was classified as {@code outcome}; {@code cause} is what it threw, if anything. */
     void outcome(Call call, Outcome<?> outcome, long durationNanos, Throwable cause) {
-        if (call.trace != null) {
+        if (call.trace() != null) {
             emit(call, Step.OUTCOME, outcome.status(), outcome.effectApplied(), outcome.retryAfterS(),
-                    call.task.leftSeconds(), durationNanos, errorType(outcome.status(), cause), null, false, true);
+                    call.task().leftSeconds(), durationNanos, errorType(outcome.status(), cause), null, false, true);
         }
     }
 
     /** Answered ok from what was already known; {@code byPerson}: from a person's verdict. */
     void dedup(Call call, boolean byPerson) {
-        if (call.trace != null) {
-            call.reentry = Reentry.DEDUP;
-            emit(call, Step.DEDUP, Status.OK, EffectApplied.YES, null, call.task.leftSeconds(), 0, null, null, byPerson,
+        if (call.trace() != null) {
+            call.tookPath(Reentry.DEDUP);
+            emit(call, Step.DEDUP, Status.OK, EffectApplied.YES, null, call.task().leftSeconds(), 0, null, null, byPerson,
                     true);
         }
     }
 
     /** Answered with what the concurrent call of the same intent got, ok or not. */
     void answeredByConcurrent(Call call, Completion c) {
-        if (call.trace == null) {
+        if (call.trace() == null) {
             return;
         }
-        call.reentry = Reentry.DEDUP;
+        call.tookPath(Reentry.DEDUP);
         Outcome<?> o = c.thrown() instanceof ToolOutcomeException toe ? toe.outcome()
                 : c.value() instanceof Outcome<?> v ? v : null;
         Status status = o != null ? o.status() : c.thrown() == null ? Status.OK : Status.UNKNOWN;
         EffectApplied effect = o != null ? o.effectApplied() : c.thrown() == null ? EffectApplied.YES
                 : EffectApplied.UNKNOWN;
-        emit(call, Step.DEDUP, status, effect, o == null ? null : o.retryAfterS(), call.task.leftSeconds(), 0,
+        emit(call, Step.DEDUP, status, effect, o == null ? null : o.retryAfterS(), call.task().leftSeconds(), 0,
                 errorType(status, null), null, false, true);
     }
 
     /** The probe of attempt {@code probed} answered {@code word}; {@code last}: it settled the call. */
     void probe(Call call, int probed, ProbeResult word, long durationNanos) {
-        if (call.trace == null) {
+        if (call.trace() == null) {
             return;
         }
-        call.reentry = Reentry.PROBE;
+        call.tookPath(Reentry.PROBE);
         boolean found = word == ProbeResult.FOUND;
-        int attempt = call.attempt;
-        call.attempt = probed; // the event names the attempt the probe looked for
+        int attempt = call.attempt();
+        call.nameAttempt(probed); // the event names the attempt the probe looked for
         emit(call, Step.PROBE, found ? Status.OK : null, found ? EffectApplied.YES : null, null,
-                call.task.leftSeconds(), durationNanos, null, word.word(), false, found);
-        call.attempt = attempt;
+                call.task().leftSeconds(), durationNanos, null, word.word(), false, found);
+        call.nameAttempt(attempt);
     }
 
     /** The call is about to be refused because its intent waits for a person's approval: reported as such. */
     void awaitingApproval(Call call) {
-        call.reentry = Reentry.APPROVAL;
+        call.tookPath(Reentry.APPROVAL);
     }
 
     /** Not run: refused, or held for a person when its effect is unknown. */
     void refused(Call call, Status status, EffectApplied effect, Long retryAfterS, Long deadlineLeftS) {
-        if (call.trace == null) {
+        if (call.trace() == null) {
             return;
         }
         boolean held = status == Status.UNKNOWN; // a failed probe too: its PROBE event came first
-        call.reentry = call.reentry == Reentry.APPROVAL ? Reentry.APPROVAL : held ? Reentry.HELD : Reentry.REFUSED;
+        call.tookPath(call.reentry() == Reentry.APPROVAL ? Reentry.APPROVAL : held ? Reentry.HELD : Reentry.REFUSED);
         emit(call, held ? Step.HELD : Step.REFUSED, status, effect, retryAfterS, deadlineLeftS, 0,
                 errorType(status, null), null, false, true);
     }
 
     /** The engine failed inside before the call's last event. */
     void abandon(Call call) {
-        events.abandon(call.trace);
+        events.abandon(call.trace());
     }
 
     private static String errorType(Status status, Throwable cause) {
@@ -111,10 +111,10 @@ final class CallEvents {
 
     private void emit(Call call, Step step, Status status, EffectApplied effect, Long retryAfterS, Long deadlineLeftS,
                       long durationNanos, String errorType, String probe, boolean byPerson, boolean last) {
-        TaskContext task = call.task;
-        events.emit(new CallEvent(step, call.trace, task == null ? null : task.id(),
-                task == null ? "" : task.actor(), call.tool.verb(), call.tool.kindWord(), call.intentKey, call.attempt,
-                call.attemptId, call.reentry, status == null ? null : status.word(),
+        TaskContext task = call.task();
+        events.emit(new CallEvent(step, call.trace(), task == null ? null : task.id(),
+                task == null ? "" : task.actor(), call.tool.verb(), call.tool.kindWord(), call.intentKey(), call.attempt(),
+                call.attemptId(), call.reentry(), status == null ? null : status.word(),
                 effect == null ? null : effect.word(), retryAfterS, deadlineLeftS, durationNanos, errorType, probe,
                 byPerson, last));
     }

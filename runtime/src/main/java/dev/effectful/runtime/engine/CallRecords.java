@@ -34,12 +34,12 @@ final class CallRecords {
     }
 
     JournalRecord.Builder base(Call call, RecordType type) {
-        JournalRecord.Builder b = JournalRecord.of(type).task(call.task.id())
-                .actor(call.task.actor().isEmpty() ? null : call.task.actor())
+        JournalRecord.Builder b = JournalRecord.of(type).task(call.task().id())
+                .actor(call.task().actor().isEmpty() ? null : call.task().actor())
                 .call(call.tool.verb()).kind(ApiWords.kind(call.tool.kind()))
-                .intentKey(call.intentKey);
+                .intentKey(call.intentKey());
         // every record of a call is built here, so here its @Redact rule covers message, result and args
-        return call.redactor.active() ? b.finishWith(call.redactor::record) : b;
+        return call.redactor().active() ? b.finishWith(call.redactor()::record) : b;
     }
 
     /** An intent: written and folded into the index, or the call must not run. */

@@ -56,7 +56,7 @@ interface CallSteps {
 
         @Override
         public Classifier classifier(Call call) {
-            return call.redactor.active() ? classifier.redacting(call.redactor) : classifier;
+            return call.redactor().active() ? classifier.redacting(call.redactor()) : classifier;
         }
     }
 }

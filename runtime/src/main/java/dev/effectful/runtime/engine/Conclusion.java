@@ -40,14 +40,14 @@ final class Conclusion {
 
     Completion conclude(Call call, Object returned, Throwable thrown) {
         ToolMethod tool = call.tool;
-        if (call.attemptScope != null) {
-            call.attemptScope.close();
-            if (call.attemptScope instanceof KeyHeaders.Binding b) {
+        if (call.attemptScope() != null) {
+            call.attemptScope().close();
+            if (call.attemptScope() instanceof KeyHeaders.Binding b) {
                 KeyHeaders.attemptEnded(b, thrown != null);
             }
         }
-        boolean timedOut = call.alarm != null && call.alarm.disarm();
-        if (call.items != null) {
+        boolean timedOut = call.alarm() != null && call.alarm().disarm();
+        if (call.items() != null) {
             return batches.conclude(call, returned, thrown, timedOut);
         }
         return concludeSettled(call, returned, thrown, timedOut);
@@ -59,7 +59,7 @@ final class Conclusion {
      */
     Completion concludeSettled(Call call, Object returned, Throwable thrown, boolean timedOut) {
         ToolMethod tool = call.tool;
-        long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos);
+        long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos());
 
         Outcome<Object> outcome;
         Throwable cause = thrown;
@@ -79,7 +79,7 @@ final class Conclusion {
             }
         }
 
-        String beyond = outcome.status() == Status.RETRYABLE ? Refusals.beyondBudget(call.task, outcome.retryAfterS()) : "";
+        String beyond = outcome.status() == Status.RETRYABLE ? Refusals.beyondBudget(call.task(), outcome.retryAfterS()) : "";
         if (!beyond.isEmpty()) {
             outcome = new Outcome<>(outcome.status(), outcome.effectApplied(), outcome.attemptId(), outcome.intentKey(),
                     outcome.retryAfterS(), outcome.deadlineLeftS(),
@@ -94,28 +94,28 @@ final class Conclusion {
             resultJson = enc.json();
             if (enc.problem() != null) {
                 message = "result not stored: " + enc.problem();
-            } else if (call.redactor.active() && resultJson != null) {
-                String redacted = call.redactor.result(resultJson);
+            } else if (call.redactor().active() && resultJson != null) {
+                String redacted = call.redactor().result(resultJson);
                 if (!redacted.equals(resultJson)) {
                     resultJson = redacted;
                     message = "result stored with its redacted values replaced: a repeat answers without it";
-                    call.forWaiters = replays.heldSecretAnswer(call);
+                    call.answerWaitersWith(replays.heldSecretAnswer(call));
                 }
             }
         }
         CallRecords records = steps.records();
-        JournalRecord rec = records.base(call, RecordType.OUTCOME).attempt(call.attempt).attemptId(call.attemptId)
-                .started(call.startedMillis).outcome(ApiWords.outcome(outcome.status()))
+        JournalRecord rec = records.base(call, RecordType.OUTCOME).attempt(call.attempt()).attemptId(call.attemptId())
+                .started(call.startedMillis()).outcome(ApiWords.outcome(outcome.status()))
                 .effectApplied(ApiWords.effect(outcome.effectApplied())).retryAfterS(outcome.retryAfterS())
-                .deadlineLeftS(call.task.leftSeconds()).message(message).result(resultJson).durationMs(durationMs)
+                .deadlineLeftS(call.task().leftSeconds()).message(message).result(resultJson).durationMs(durationMs)
                 .build();
-        if (call.journaled) {
+        if (call.isJournaled()) {
             records.appendAndApply(rec);
         }
         if (resolutions != null && outcome.status() == Status.UNKNOWN) {
-            resolutions.remember(call.intentKey, tool); // so a person's --result can be checked against its type
+            resolutions.remember(call.intentKey(), tool); // so a person's --result can be checked against its type
         }
-        records.events().outcome(call, outcome, System.nanoTime() - call.startNanos, cause);
+        records.events().outcome(call, outcome, System.nanoTime() - call.startNanos(), cause);
 
         if (outcome.status() == Status.OK) {
             Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;

@@ -58,20 +58,17 @@ final class Execution {
 
     /** Writes the intent of attempt {@code attempt}; then the body may run, under its deadline. */
     void startAttempt(Call call, int attempt) {
-        call.attempt = attempt;
-        call.attemptId = AttemptIds.of(call.task.id(), call.intentKey, attempt);
-        call.startedMillis = System.currentTimeMillis();
-        call.startNanos = System.nanoTime();
+        call.started(attempt, AttemptIds.of(call.task().id(), call.intentKey(), attempt));
         JournalRecord intent = records.base(call, RecordType.INTENT)
-                .attempt(attempt).attemptId(call.attemptId).started(call.startedMillis).reentry(KeyHeaders.reentryWord(call.tool))
+                .attempt(attempt).attemptId(call.attemptId()).started(call.startedMillis()).reentry(KeyHeaders.reentryWord(call.tool))
                 // rendered only here: a deduplicated or refused call never needs its arguments as JSON
-                .budgetLeftS(call.task.leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
+                .budgetLeftS(call.task().leftSeconds()).args(argsRenderer.render(call.args, call.tool.params())).build();
         try {
             records.appendIntent(intent);
-            call.journaled = true;
+            call.markJournaled();
         } catch (JournalUnavailableException e) {
             if (!call.tool.isRead()) {
-                store.abandon(call.intentKey, attempt);
+                store.abandon(call.intentKey(), attempt);
                 // the cause decides: a journal that is misplaced or damaged is permanent, a full disk passes
                 refusals.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage()
                         + "; the call was not made");
@@ -79,21 +76,21 @@ final class Execution {
             }
             AgentLog.warnOnce("read-unjournaled", "READ calls run unjournaled while " + e.getMessage());
         }
-        Attempt current = new Attempt(call.intentKey, attempt, call.attemptId);
-        call.attemptScope = KeyHeaders.bind(call.tool, current, null, current.makeCurrent(),
-                key -> records.appendKeySent(call, key, attempt, call.attemptId, null));
+        Attempt current = new Attempt(call.intentKey(), attempt, call.attemptId());
+        call.bindAttempt(KeyHeaders.bind(call.tool, current, null, current.makeCurrent(),
+                key -> records.appendKeySent(call, key, attempt, call.attemptId(), null)));
         armDeadline(call);
         records.events().intent(call);
     }
 
     /** Interrupts the calling thread at min(task deadline, per-attempt timeout): cancel, don't orphan. */
     void armDeadline(Call call) {
-        long cap = call.task.leftNanos();
+        long cap = call.task().leftNanos();
         if (call.tool.timeoutMillis() > 0) {
             cap = Math.min(cap, TimeUnit.MILLISECONDS.toNanos(call.tool.timeoutMillis()));
         }
         if (cap != Long.MAX_VALUE) {
-            call.alarm = interrupter.arm(Thread.currentThread(), cap);
+            call.arm(interrupter.arm(Thread.currentThread(), cap));
         }
     }
 
@@ -114,8 +111,8 @@ final class Execution {
                 }
                 rec.outcome(OutcomeWord.OK).effectApplied(Effect.YES).result(r.json()).message(r.message());
                 records.appendAndApply(rec.build());
-                if (r.json() != null && Redactor.heldSecret(call.redactor.result(r.json()))) {
-                    call.forWaiters = replays.heldSecretAnswer(call);
+                if (r.json() != null && Redactor.heldSecret(call.redactor().result(r.json()))) {
+                    call.answerWaitersWith(replays.heldSecretAnswer(call));
                 }
                 Outcome<Object> ok = Outcomes.withValue(Outcomes.of(call, Status.OK, EffectApplied.YES, null, null,
                         "an earlier attempt had applied: the probe found it"), r.value());
@@ -130,7 +127,7 @@ final class Execution {
                 records.appendAndApply(rec.build());
                 refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "attempt " + lastAttempt
                         + " may have applied and the probe failed (" + r.message() + "): not run again; retry later or"
-                        + " ask a person to resolve it; " + hint.sentence(call.intentKey));
+                        + " ask a person to resolve it; " + hint.sentence(call.intentKey()));
             }
         }
     }

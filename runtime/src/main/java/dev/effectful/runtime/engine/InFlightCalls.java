@@ -30,10 +30,10 @@ final class InFlightCalls {
      * waiters of its intent what a later repeat would get ({@link Call#forWaiters}) or the same answer.
      */
     void finish(Call call, Completion answer) {
-        call.completion = answer;
-        if (call.flight != null) {
-            release(call.intentKey, call.flight, call.forWaiters != null ? call.forWaiters : answer);
-            call.flight = null;
+        call.conclude(answer);
+        if (call.flight() != null) {
+            release(call.intentKey(), call.flight(), call.forWaiters() != null ? call.forWaiters() : answer);
+            call.leaveFlight();
         }
     }
 }

@@ -25,7 +25,7 @@ final class OutcomeShaper {
     Completion ok(Call call, Outcome<?> outcome, Object value) {
         ToolMethod tool = call.tool;
         if (tool.returnsOutcome()) {
-            return new Completion(call.redactor.outcome(outcome), null);
+            return new Completion(call.redactor().outcome(outcome), null);
         }
         return new Completion(value == null ? tool.emptyReturn() : value, null);
     }
@@ -33,7 +33,7 @@ final class OutcomeShaper {
     /** A success whose value cannot be given back (not stored, or resolved by a person). */
     Completion okWithoutValue(Call call, Outcome<?> answer) {
         ToolMethod tool = call.tool;
-        Outcome<?> outcome = call.redactor.outcome(answer);
+        Outcome<?> outcome = call.redactor().outcome(answer);
         if (tool.returnsOutcome()) {
             return new Completion(outcome, null);
         }
@@ -49,8 +49,8 @@ final class OutcomeShaper {
     /** Every text in it (message, item reasons, the cause chain's messages) passes the call's redaction. */
     Completion failure(Call call, Outcome<?> answer, Throwable thrown) {
         ToolMethod tool = call.tool;
-        Outcome<?> outcome = call.redactor.outcome(answer);
-        Throwable cause = call.redactor.throwable(thrown);
+        Outcome<?> outcome = call.redactor().outcome(answer);
+        Throwable cause = call.redactor().throwable(thrown);
         if (tool.returnsOutcome()) {
             return new Completion(outcome, null);
         }

@@ -19,16 +19,16 @@ final class Outcomes {
 
     static Outcome<Object> of(Call call, Status status, EffectApplied effect, Long retryAfterS, Object value,
                               String message) {
-        return new Outcome<>(status, effect, call.attemptId, call.intentKey, retryAfterS,
-                call.task == null ? null : call.task.leftSeconds(), message, value, List.of());
+        return new Outcome<>(status, effect, call.attemptId(), call.intentKey(), retryAfterS,
+                call.task() == null ? null : call.task().leftSeconds(), message, value, List.of());
     }
 
     /** An outcome the tool built itself, with what it left empty taken from the call. */
     static Outcome<Object> fill(Call call, Outcome<?> own) {
         return new Outcome<>(own.status(), own.effectApplied(),
-                own.attemptId() != null ? own.attemptId() : call.attemptId,
-                own.intentKey() != null ? own.intentKey() : call.intentKey, own.retryAfterS(),
-                own.deadlineLeftS() != null ? own.deadlineLeftS() : call.task.leftSeconds(), own.message(),
+                own.attemptId() != null ? own.attemptId() : call.attemptId(),
+                own.intentKey() != null ? own.intentKey() : call.intentKey(), own.retryAfterS(),
+                own.deadlineLeftS() != null ? own.deadlineLeftS() : call.task().leftSeconds(), own.message(),
                 (Object) own.value(), own.items());
     }
 
@@ -39,7 +39,7 @@ final class Outcomes {
 
     /** An ok that has no value to give back, saying why; no attempt ran for it. */
     static Outcome<Object> okWithoutValue(Call call, String message) {
-        return new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey, null, call.task.leftSeconds(), message,
+        return new Outcome<>(Status.OK, EffectApplied.YES, null, call.intentKey(), null, call.task().leftSeconds(), message,
                 null, List.of());
     }
 

@@ -28,7 +28,7 @@ final class Refusals {
 
     /** Refuses {@code call}; {@code deadline_left_s} is what is left of its task's budget. */
     void refuse(Call call, Status status, EffectApplied effect, Long retryAfterS, String message) {
-        refuse(call, status, effect, retryAfterS, call.task == null ? null : call.task.leftSeconds(), message);
+        refuse(call, status, effect, retryAfterS, call.task() == null ? null : call.task().leftSeconds(), message);
     }
 
     /** Refuses {@code call} because its task's budget is spent: {@code deadline_left_s} 0, whatever is left. */
@@ -38,9 +38,9 @@ final class Refusals {
 
     private void refuse(Call call, Status status, EffectApplied effect, Long retryAfterS, Long deadlineLeft,
                         String message) {
-        Outcome<Object> o = new Outcome<>(status, effect, null, call.intentKey, retryAfterS, deadlineLeft, message, null,
+        Outcome<Object> o = new Outcome<>(status, effect, null, call.intentKey(), retryAfterS, deadlineLeft, message, null,
                 List.of());
-        if (call.intentKey != null && status != Status.OK) {
+        if (call.intentKey() != null && status != Status.OK) {
             records.appendQuietly(records.base(call, RecordType.REFUSED).started(System.currentTimeMillis())
                     .outcome(ApiWords.outcome(status)).effectApplied(ApiWords.effect(effect)).retryAfterS(retryAfterS)
                     .deadlineLeftS(deadlineLeft).message(message).build());

@@ -108,7 +108,7 @@ final class Replays {
                 return;
             } catch (Exception e) {
                 problem = "; the result they gave cannot be read back as " + tool.returnType().getTypeName() + " ("
-                        + e.getMessage() + "), so none is returned: correct it with " + hint.command(call.intentKey)
+                        + e.getMessage() + "), so none is returned: correct it with " + hint.command(call.intentKey())
                         .replace(" --applied yes", " --force --applied yes --result JSON");
             }
         } else {
@@ -127,8 +127,8 @@ final class Replays {
 
     /** The answer a repeat of an intent whose result quoted a secret gets (see {@link Call#forWaiters}). */
     Completion heldSecretAnswer(Call call) {
-        return shaper.okWithoutValue(call, new Outcome<>(Status.OK, EffectApplied.YES, call.attemptId, call.intentKey,
-                null, call.task.leftSeconds(), "already done: the effect was applied earlier; the original result was"
+        return shaper.okWithoutValue(call, new Outcome<>(Status.OK, EffectApplied.YES, call.attemptId(), call.intentKey(),
+                null, call.task().leftSeconds(), "already done: the effect was applied earlier; the original result was"
                 + " not stored (" + HELD_SECRET + ")", null, List.of()));
     }
 }
