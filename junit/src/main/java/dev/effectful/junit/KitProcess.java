@@ -7,8 +7,6 @@ import dev.effectful.runtime.engine.EngineFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Optional;
 
 /**
  * One simulated application process: the real engine over a scratch journal. Killing it drops every
@@ -26,8 +24,8 @@ final class KitProcess {
         QuietLog.install();
         try {
             this.journal = ScratchJournal.open(dir);
-            EffectfulConfig config = new EffectfulConfig(dir, EffectfulConfig.Sync.NONE, Duration.ofDays(7),
-                    EffectfulConfig.Failure.EXCEPTION, Optional.empty(), EffectfulConfig.LogLevel.WARN, "daily");
+            EffectfulConfig config = EffectfulConfig.builder(dir)
+                    .logLevel(EffectfulConfig.LogLevel.WARN).build();
             this.engine = EngineFactory.over(config, journal);
         } catch (IOException e) {
             throw new UncheckedIOException("effectful kit: cannot open a scratch journal in " + dir, e);

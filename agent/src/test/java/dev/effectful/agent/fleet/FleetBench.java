@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * Cost of one guarded call (a new intent: decide and claim, intent record, body, outcome record)
@@ -54,8 +53,8 @@ public final class FleetBench {
 
     private static String measure(String name, EffectfulConfig.Store store, int calls) throws Exception {
         Path dir = Files.createTempDirectory("bench-" + name);
-        EffectfulConfig cfg = new EffectfulConfig(dir, EffectfulConfig.Sync.NONE, Duration.ofDays(7),
-                EffectfulConfig.Failure.EXCEPTION, Optional.empty(), EffectfulConfig.LogLevel.WARN, "daily", 16L << 20, store);
+        EffectfulConfig cfg = EffectfulConfig.builder(dir).logLevel(EffectfulConfig.LogLevel.WARN).store(store)
+                .build();
         CallEngine engine = EngineFactory.create(cfg);
         Tools tools = new Tools();
         int warmup = Math.max(500, calls / 2);

@@ -34,37 +34,106 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                               long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask,
                               Approvals approvals) {
 
-    /** As the canonical constructor, with no tool needing approval by configuration ({@link Approvals#NONE}). */
-    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
-                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
-                           long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask) {
-        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, journalReserveBytes, store,
-                taskBudget, mcpTrustTask, Approvals.NONE);
-    }
-
     /** The default of {@link #TASK_BUDGET}. */
     public static final Duration DEFAULT_TASK_BUDGET = Duration.ofMinutes(5);
 
-    /** The configuration of a single host with the defaults of the later keys (local store, 16 MiB reserve). */
-    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
-                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle) {
-        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, 16L << 20, Store.LOCAL);
+    /**
+     * A configuration made in code (the test kit, benchmarks, tests): every key at the default the agent
+     * would use, then the ones set on the builder. The agent itself reads its configuration with {@link #load}.
+     */
+    public static Builder builder(Path journalDir) {
+        return new Builder(journalDir);
     }
 
-    /** As the canonical constructor, with the default MCP trust ({@link TrustTask#LOOPBACK}). */
-    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
-                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
-                           long journalReserveBytes, Store store, Duration taskBudget) {
-        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, journalReserveBytes, store,
-                taskBudget, TrustTask.LOOPBACK);
-    }
+    /** Builds an {@link EffectfulConfig}; each setter names the key it stands for. */
+    public static final class Builder {
+        private final Path journalDir;
+        private Sync sync = Sync.NONE;
+        private Duration retention = Duration.ofDays(7);
+        private Failure failure = Failure.EXCEPTION;
+        private Optional<Path> classifierFile = Optional.empty();
+        private LogLevel logLevel = LogLevel.INFO;
+        private String rollCycle = "daily";
+        private long journalReserveBytes = 16L << 20;
+        private Store store = Store.LOCAL;
+        private Duration taskBudget = DEFAULT_TASK_BUDGET;
+        private TrustTask mcpTrustTask = TrustTask.LOOPBACK;
+        private Approvals approvals = Approvals.NONE;
 
-    /** As the canonical constructor, with the default task budget. */
-    public EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
-                           Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
-                           long journalReserveBytes, Store store) {
-        this(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle, journalReserveBytes, store,
-                DEFAULT_TASK_BUDGET);
+        private Builder(Path journalDir) {
+            this.journalDir = journalDir;
+        }
+
+        /** {@link #SYNC}. */
+        public Builder sync(Sync v) {
+            sync = v;
+            return this;
+        }
+
+        /** {@link #RETENTION}. */
+        public Builder retention(Duration v) {
+            retention = v;
+            return this;
+        }
+
+        /** {@link #FAILURE}. */
+        public Builder failure(Failure v) {
+            failure = v;
+            return this;
+        }
+
+        /** {@link #CLASSIFIER_FILE}. */
+        public Builder classifierFile(Path v) {
+            classifierFile = Optional.ofNullable(v);
+            return this;
+        }
+
+        /** {@link #LOG_LEVEL}. */
+        public Builder logLevel(LogLevel v) {
+            logLevel = v;
+            return this;
+        }
+
+        /** {@link #ROLL_CYCLE}. */
+        public Builder rollCycle(String v) {
+            rollCycle = v;
+            return this;
+        }
+
+        /** {@link #JOURNAL_RESERVE}, in bytes. */
+        public Builder journalReserveBytes(long v) {
+            journalReserveBytes = v;
+            return this;
+        }
+
+        /** {@link #STORE} and its settings. */
+        public Builder store(Store v) {
+            store = v;
+            return this;
+        }
+
+        /** {@link #TASK_BUDGET}. */
+        public Builder taskBudget(Duration v) {
+            taskBudget = v;
+            return this;
+        }
+
+        /** {@link #MCP_TRUST_TASK}. */
+        public Builder mcpTrustTask(TrustTask v) {
+            mcpTrustTask = v;
+            return this;
+        }
+
+        /** {@link #APPROVAL} and {@link #APPROVAL_TIMEOUT}. */
+        public Builder approvals(Approvals v) {
+            approvals = v;
+            return this;
+        }
+
+        public EffectfulConfig build() {
+            return new EffectfulConfig(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle,
+                    journalReserveBytes, store, taskBudget, mcpTrustTask, approvals);
+        }
     }
 
     public static final String JOURNAL_DIR = "effectful.journal.dir";
