@@ -57,19 +57,17 @@ final class Admission {
     /** Whether the journal may hold keys of the earlier format ({@code KeyFormat}); set before the first call. */
     private boolean earlierKeys;
 
-    Admission(ArgsRenderer argsRenderer, IntentStore store, InFlightCalls inFlight, BatchProtocol batches,
-              ResolutionRequests resolutions, ResolveHint hint, Execution execution, Replays replays, Refusals refusals,
-              CallRecords records) {
-        this.argsRenderer = argsRenderer;
-        this.store = store;
-        this.inFlight = inFlight;
+    Admission(Shared shared, BatchProtocol batches, ResolutionRequests resolutions, Execution execution) {
+        this.argsRenderer = shared.argsRenderer();
+        this.store = shared.store();
+        this.inFlight = shared.inFlight();
+        this.hint = shared.hint();
+        this.replays = shared.replays();
+        this.refusals = shared.refusals();
+        this.records = shared.records();
         this.batches = batches;
         this.resolutions = resolutions;
-        this.hint = hint;
         this.execution = execution;
-        this.replays = replays;
-        this.refusals = refusals;
-        this.records = records;
     }
 
     /**

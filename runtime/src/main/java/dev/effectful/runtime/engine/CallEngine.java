@@ -73,13 +73,12 @@ public final class CallEngine implements AutoCloseable {
         ProbeRunner probes = new ProbeRunner(results);
         this.refusals = new Refusals(records, shaper, inFlight);
         Replays replays = new Replays(records, results, shaper, inFlight, hint);
-        Execution execution = new Execution(records, store, argsRenderer, refusals, replays, probes, shaper, inFlight,
-                hint);
+        Shared shared = new Shared(records, store, argsRenderer, inFlight, refusals, replays, hint);
+        Execution execution = new Execution(shared, probes, shaper);
         CallSteps steps = new CallSteps.Of(refusals, inFlight, execution, records, store, probes, argsRenderer,
                 classifier, shaper);
         BatchProtocol batches = new BatchProtocol(steps);
-        this.admission = new Admission(argsRenderer, store, inFlight, batches, resolutions, hint, execution, replays,
-                refusals, records);
+        this.admission = new Admission(shared, batches, resolutions, execution);
         admission.approvals(config.approvals());
         if (local && dev.effectful.runtime.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
             admission.journalHoldsEarlierKeys();

@@ -43,17 +43,16 @@ final class Execution {
         return interrupter;
     }
 
-    Execution(CallRecords records, IntentStore store, ArgsRenderer argsRenderer, Refusals refusals, Replays replays,
-              ProbeRunner probes, OutcomeShaper shaper, InFlightCalls inFlight, ResolveHint hint) {
-        this.records = records;
-        this.store = store;
-        this.argsRenderer = argsRenderer;
-        this.refusals = refusals;
-        this.replays = replays;
+    Execution(Shared shared, ProbeRunner probes, OutcomeShaper shaper) {
+        this.records = shared.records();
+        this.store = shared.store();
+        this.argsRenderer = shared.argsRenderer();
+        this.refusals = shared.refusals();
+        this.replays = shared.replays();
+        this.inFlight = shared.inFlight();
+        this.hint = shared.hint();
         this.probes = probes;
         this.shaper = shaper;
-        this.inFlight = inFlight;
-        this.hint = hint;
     }
 
     /** Writes the intent of attempt {@code attempt}; then the body may run, under its deadline. */

@@ -1,0 +1,14 @@
+package dev.effectful.runtime.engine;
+
+import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.runtime.values.ArgsRenderer;
+
+/**
+ * What the stages of a call ({@link Admission}, {@link Execution}) share, made once by the engine: the
+ * journal's records, the intent store, the argument renderer, the calls in flight, the refusals and replays
+ * a stage hands a call to, and the resolve command held intents name.
+ */
+record Shared(CallRecords records, IntentStore store, ArgsRenderer argsRenderer, InFlightCalls inFlight,
+              Refusals refusals, Replays replays, ResolveHint hint) {
+}
