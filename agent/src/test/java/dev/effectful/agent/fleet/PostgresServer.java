@@ -133,9 +133,19 @@ public final class PostgresServer implements AutoCloseable {
         List<String> pids = new ArrayList<>();
         pids.add(Long.toString(postmaster));
         ProcessHandle.of(postmaster).ifPresent(p -> p.children().forEach(ch -> pids.add(Long.toString(ch.pid()))));
-        List<String> cmd = new ArrayList<>(List.of("kill", sig));
-        cmd.addAll(pids);
-        run(cmd, 10);
+        // one by one: a backend that exits between the listing and its signal (its client was killed) must not
+        // leave the others unsignalled, least of all a frozen server that is then never thawed
+        for (String pid : pids) {
+            Process k = new ProcessBuilder("kill", sig, pid).redirectErrorStream(true).start();
+            String out = new String(k.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!k.waitFor(10, TimeUnit.SECONDS)) {
+                k.destroyForcibly();
+                throw new AssertionError("kill " + sig + " " + pid + " timed out");
+            }
+            if (k.exitValue() != 0 && (pid.equals(Long.toString(postmaster)) || ProcessHandle.of(Long.parseLong(pid)).isPresent())) {
+                throw new AssertionError("kill " + sig + " " + pid + " failed: " + out);
+            }
+        }
         return pids;
     }
 
