@@ -288,6 +288,7 @@ public final class FleetCampaign {
         long lastProgress = System.nanoTime();
         int failures = 0;
         long drainEnd = Long.MAX_VALUE;
+        int chosen = -1;
         while (true) {
             if (!ledger.isAlive()) {
                 throw new IllegalStateException("the ledger JVM died: its counts are gone, the campaign cannot be judged");
@@ -337,8 +338,11 @@ public final class FleetCampaign {
                     throw new IllegalStateException("tasks still unfinished 10 minutes after the last fault: " + pending);
                 }
             } else if (System.nanoTime() >= nextFault) {
-                int kind = chooseFault(left);
+                // a fault that cannot land yet (no host at work, no lease held) is tried again, not swapped for another
+                int kind = chosen >= 0 ? chosen : chooseFault(left);
+                chosen = kind;
                 if (deal(kind, hosts)) {
+                    chosen = -1;
                     left[kind]--;
                     dealt[kind]++;
                     nextFault = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100 + random.nextInt(900));
@@ -416,7 +420,9 @@ public final class FleetCampaign {
                     return false;
                 }
                 Host h = working.get(random.nextInt(working.size()));
-                signal("-9", h.process.pid());
+                if (!signal("-9", h.process.pid())) {
+                    return false; // it ended on its own a moment ago: the loop collects it as a normal exit
+                }
                 if (!h.process.waitFor(10, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("kill -9 " + h.process.pid() + " did not end it");
                 }
@@ -451,7 +457,9 @@ public final class FleetCampaign {
                     return false;
                 }
                 long pid = holder.get();
-                signal("-STOP", pid);
+                if (!signal("-STOP", pid)) {
+                    return false;
+                }
                 try {
                     if (!leaseHolders(Set.of(pid)).contains(pid)) {
                         return false; // it released its lease before the signal landed: not a freeze with a lease
@@ -683,11 +691,21 @@ public final class FleetCampaign {
         return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
     }
 
-    private static void signal(String sig, long pid) throws IOException, InterruptedException {
-        Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).inheritIO().start();
-        if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
-            throw new IllegalStateException("kill " + sig + " " + pid + " failed");
+    /** A real signal by process id; false when the process had already ended. */
+    private static boolean signal(String sig, long pid) throws IOException, InterruptedException {
+        Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
+        String out = new String(k.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!k.waitFor(10, TimeUnit.SECONDS)) {
+            k.destroyForcibly();
+            throw new IllegalStateException("kill " + sig + " " + pid + " timed out");
         }
+        if (k.exitValue() == 0) {
+            return true;
+        }
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new IllegalStateException("kill " + sig + " " + pid + " failed: " + out.trim());
+        }
+        return false;
     }
 
     private interface Check<T> {
