@@ -36,7 +36,9 @@ import java.util.concurrent.Executors;
  * POST /stop                                write the dump file and exit
  * </pre>
  *
- * {@code java LedgerProcess PORT_FILE DUMP_FILE}: the port is written to PORT_FILE once listening.
+ * {@code java LedgerProcess PORT_FILE DUMP_FILE [BIND_ADDRESS]}: the port is written to PORT_FILE once listening;
+ * it listens on loopback unless BIND_ADDRESS is given (the fleet campaign's hosts in network namespaces of
+ * their own reach it at their link's gateway address).
  */
 public final class LedgerProcess {
 
@@ -60,7 +62,8 @@ public final class LedgerProcess {
         System.setProperty("sun.net.httpserver.idleInterval", "86400");
         Path portFile = Path.of(args[0]);
         LedgerProcess ledger = new LedgerProcess(Path.of(args[1]));
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+        InetAddress bind = args.length > 2 ? InetAddress.getByName(args[2]) : InetAddress.getLoopbackAddress();
+        HttpServer server = HttpServer.create(new InetSocketAddress(bind, 0), 256);
         server.setExecutor(Executors.newFixedThreadPool(8));
         server.createContext("/", ledger::handle);
         server.start();

@@ -62,7 +62,7 @@ public final class JournalCli implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--store", paramLabel = "local|postgres", defaultValue = "local", scope = CommandLine.ScopeType.INHERIT,
-            description = "postgres: tasks, unresolved and resolve go to the fleet's shared store"
+            description = "postgres: tasks, unresolved, show and resolve go to the fleet's shared store"
                     + " (effectful.store.url/user/password as -D properties or EFFECTFUL_STORE_* variables)")
     String store;
 

@@ -9,7 +9,7 @@ import dev.effectful.runtime.store.StoreView;
 import java.util.List;
 
 /**
- * {@code journal --store postgres tasks|unresolved|resolve}: the fleet's shared intent table, read and
+ * {@code journal --store postgres tasks|unresolved|show|resolve}: the fleet's shared intent table, read and
  * resolved through the same store the agents decide from. The connection comes from the same keys
  * as the agent's ({@code effectful.store.url}, {@code .user}, {@code .password} or
  * {@code .password.file}, as system properties or {@code EFFECTFUL_STORE_*} variables).
@@ -131,6 +131,76 @@ final class SharedStoreView {
             cli.out.println("Awaiting approval (" + pending.size() + "): nothing ran; approve or deny each with journal"
                     + " --store postgres approve|deny KEY --note TEXT");
             t.print(cli.out, cli.style);
+        }
+    }
+
+    /**
+     * The store's row of each intent {@code id} names (a key, a key prefix, or a task): what every host
+     * decides from, and which host's journal holds the records themselves.
+     */
+    static int show(JournalCli cli, String id) throws CliException {
+        try (StoreView view = open(cli.store)) {
+            List<StoreView.IntentRow> rows;
+            try {
+                rows = view.show(id);
+            } catch (UnsupportedOperationException e) {
+                throw new CliException(JournalCli.USAGE, "--store " + cli.store + " cannot show intents");
+            }
+            if (rows.isEmpty()) {
+                throw new CliException(JournalCli.USAGE, "no task or intent key '" + Table.clean(id) + "' in the shared store");
+            }
+            for (StoreView.IntentRow r : rows) {
+                String state = r.running() ? "in-flight" : r.phase();
+                if (cli.json) {
+                    cli.out.println(Json.line(g -> {
+                        g.writeStringField("intent_key", r.intentKey());
+                        Json.str(g, "task", r.task());
+                        Json.str(g, "call", r.call());
+                        Json.str(g, "kind", r.kind());
+                        g.writeStringField("state", state);
+                        g.writeStringField("phase", r.phase());
+                        g.writeNumberField("attempts", r.attempts());
+                        Json.str(g, "effect_applied", r.effectApplied());
+                        if (r.result() != null) {
+                            Json.embedded(g, "result", r.result());
+                        }
+                        Json.str(g, "message", r.message());
+                        Json.str(g, "host", r.host());
+                        g.writeNumberField("pid", r.pid());
+                        Json.str(g, "claim", r.claim());
+                        if (r.leaseUntil() != null) {
+                            g.writeStringField("lease_until", Times.iso(r.leaseUntil().toEpochMilli(), cli.zone));
+                        }
+                        Json.str(g, "approval_by", r.approvalBy());
+                        g.writeStringField("updated", Times.iso(r.updated().toEpochMilli(), cli.zone));
+                    }));
+                    continue;
+                }
+                Table t = new Table("FIELD", "VALUE");
+                t.row("intent key", r.intentKey());
+                t.row("task", r.task());
+                t.row("call", r.call());
+                t.row("kind", r.kind());
+                t.row("state", state);
+                t.row("attempts", r.attempts());
+                t.row("effect applied", r.effectApplied());
+                t.row("result", r.result());
+                t.row("message", r.message());
+                t.row("host", r.host() == null ? null : r.host() + " (pid " + r.pid() + ")");
+                t.row("lease", r.leaseUntil() == null ? "none" : (r.running() ? "live until " : "lapsed at ")
+                        + Times.iso(r.leaseUntil().toEpochMilli(), cli.zone));
+                if (r.approvalBy() != null) {
+                    t.row("verdict by", r.approvalBy());
+                }
+                t.row("updated", Times.human(r.updated().toEpochMilli(), cli.zone));
+                t.print(cli.out, cli.style);
+                cli.out.println("records: in the journal of host " + (r.host() == null ? "(unknown)" : r.host())
+                        + " (journal --dir THAT_HOSTS_JOURNAL show " + r.intentKey() + ")");
+                cli.out.println();
+            }
+            return JournalCli.OK;
+        } catch (StoreUnavailableException e) {
+            throw unavailable(e);
         }
     }
 

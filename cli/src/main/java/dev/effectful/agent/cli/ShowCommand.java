@@ -7,7 +7,9 @@ import picocli.CommandLine.ParentCommand;
 import java.util.concurrent.Callable;
 
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Every record of a task (by task id) or of one intent (by intent key), in journal order.")
+        description = {"Every record of a task (by task id) or of one intent (by intent key), in journal order.",
+                "With --store postgres: the fleet's row of each such intent (state, attempts, result, which host's",
+                "journal holds its records)."})
 final class ShowCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -18,6 +20,9 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
+        if (cli.sharedStore()) {
+            return SharedStoreView.show(cli, KeyPrefixes.trimmed(this.id));
+        }
         String id = KeyPrefixes.expand(cli, this.id, true);
         Table table = RecordRows.table();
         long[] matched = {0};

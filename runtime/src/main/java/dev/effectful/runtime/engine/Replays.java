@@ -3,6 +3,7 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Decision;
@@ -23,7 +24,11 @@ final class Replays {
     /** Why a repeat does not get a result that quoted a {@code @Redact} secret: what is stored is not the original. */
     static final String HELD_SECRET = "it held a redacted value";
 
+    private static final int MAX_MIRRORED = 10_000;
+
     private final CallRecords records;
+    /** Keys whose shared verdict this process has written to its journal already. */
+    private final java.util.Set<String> mirrored = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final ResultCodec results;
     private final OutcomeShaper shaper;
     private final InFlightCalls inFlight;
@@ -41,6 +46,9 @@ final class Replays {
     void replay(Call call, Decision.Replay replay) {
         ToolMethod tool = call.tool;
         long resultIndex = replay.resultIndex();
+        if (replay.byPerson() && resultIndex < 0) {
+            mirrorSharedVerdict(call, replay);
+        }
         String problem = null;
         if (Redactor.heldSecret(replay.resultJson())) {
             problem = HELD_SECRET;
@@ -84,6 +92,24 @@ final class Replays {
         }
         answerWithoutValue(call, "already done: the effect was applied earlier; the original result was not"
                 + " stored (" + problem + ")", replay.byPerson());
+    }
+
+    /**
+     * A person's verdict this host learned from a shared store (a local resolution has a record, so its
+     * index): written to this host's journal too, so that its own view ({@code journal unresolved},
+     * {@code show} on this host) agrees with the store instead of holding the intent it wrote for ever.
+     * Appended only, not applied to the store, which holds the verdict already.
+     */
+    private void mirrorSharedVerdict(Call call, Decision.Replay replay) {
+        if (mirrored.size() > MAX_MIRRORED) {
+            mirrored.clear(); // a bound, not a cache anyone relies on: at worst a verdict is written twice
+        }
+        if (!mirrored.add(call.intentKey)) {
+            return;
+        }
+        records.appendQuietly(records.base(call, RecordType.RESOLUTION).started(System.currentTimeMillis())
+                .effectApplied(Effect.YES).result(replay.resultJson())
+                .message("resolved as applied by a person through the shared store").thread("shared store").build());
     }
 
     /**

@@ -20,6 +20,16 @@ public interface StoreView extends AutoCloseable {
                       String host, long pid, boolean running, Instant updated) {
     }
 
+    /**
+     * The store's row of one intent, as {@code journal --store postgres show} prints it: its state, who
+     * holds (or last held) its claim, and the result the fleet replays. The records themselves stay in the
+     * journal of the host that wrote them ({@code host}); {@code leaseUntil} is null when no claim is live.
+     */
+    record IntentRow(String intentKey, String task, String call, String kind, String phase, int attempts,
+                     String effectApplied, String result, String message, String host, long pid, String claim,
+                     Instant leaseUntil, boolean running, String approvalBy, Instant updated) {
+    }
+
     /** An intent waiting for a person's approval (requested by {@code host} at {@code requested}). */
     record PendingApproval(String intentKey, String task, String call, String kind, String host, Instant requested) {
     }
@@ -56,6 +66,14 @@ public interface StoreView extends AutoCloseable {
      */
     default Resolution approve(String intentKey, boolean approved, String by, String note) {
         throw new UnsupportedOperationException("this store keeps no approvals");
+    }
+
+    /**
+     * The rows whose intent key is {@code id}, whose task is {@code id}, or (six or more hex digits) whose
+     * intent key starts with {@code id}; oldest first.
+     */
+    default List<IntentRow> show(String id) {
+        throw new UnsupportedOperationException("this store cannot show intents");
     }
 
     @Override

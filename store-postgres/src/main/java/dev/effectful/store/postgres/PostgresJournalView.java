@@ -53,6 +53,29 @@ public final class PostgresJournalView implements StoreView {
     }
 
     @Override
+    public List<IntentRow> show(String id) {
+        // a key prefix as tables print it (six or more hex digits), never a LIKE pattern of the user's
+        String prefix = id.matches("[0-9a-f]{6,}") ? id + "%" : null;
+        try {
+            return queryOrThrow("SELECT intent_key, task, call, kind, phase, attempts, effect_applied,"
+                    + " CASE WHEN result_stored THEN result END, message, host, coalesce(pid, 0), claim, lease_until,"
+                    + " coalesce(lease_until > now(), false), approval_by, updated_at FROM effectful_intents"
+                    + " WHERE intent_key = ? OR task = ? OR intent_key LIKE ? ORDER BY updated_at, intent_key",
+                    ps -> {
+                        ps.setString(1, id);
+                        ps.setString(2, id);
+                        ps.setString(3, prefix);
+                    }, rs -> new IntentRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getInt(6), rs.getString(7), rs.getString(8), rs.getString(9),
+                            rs.getString(10), rs.getLong(11), rs.getString(12),
+                            rs.getTimestamp(13) == null ? null : rs.getTimestamp(13).toInstant(), rs.getBoolean(14),
+                            rs.getString(15), rs.getTimestamp(16).toInstant()));
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    @Override
     public Resolution resolve(String intentKey, boolean applied, String note, String resultJson) {
         try {
             return resolveOrThrow(intentKey, applied, note, applied ? resultJson : null);
@@ -164,16 +187,26 @@ public final class PostgresJournalView implements StoreView {
         return new StoreUnavailableException(e.getMessage(), e, PgErrors.refusesSettings(e));
     }
 
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
     private <T> List<T> queryOrThrow(String sql, String arg, Row<T> row) throws SQLException {
+        return queryOrThrow(sql, ps -> {
+            if (arg != null) {
+                ps.setString(1, arg);
+            }
+        }, row);
+    }
+
+    private <T> List<T> queryOrThrow(String sql, Binder binder, Row<T> row) throws SQLException {
         Connection c = borrow();
         boolean healthy = false;
         try {
             FleetSchema.migrate(c);
             List<T> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                if (arg != null) {
-                    ps.setString(1, arg);
-                }
+                binder.bind(ps);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.add(row.read(rs));

@@ -1,0 +1,737 @@
+package dev.effectful.agent.fleet;
+
+import dev.effectful.agent.reliability.FleetWorkload;
+import dev.effectful.agent.reliability.LedgerProcess;
+import dev.effectful.agent.reliability.Script;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The fleet crash campaign: three host JVMs (real agent jar, {@code store=postgres}, each its own journal
+ * and, as root with {@code ip}, its own network namespace) work through tasks that move between them,
+ * against one real PostgreSQL server and a ledger JVM that counts every effect and is never touched.
+ * Seeded random faults land while they work: {@code kill -9} of a host (restarted at once, its unfinished
+ * tasks given preferably to another host), {@code kill -9} of the database server and its backends
+ * (restarted), a {@code SIGSTOP} of the server longer than {@code store.timeout}, and a {@code SIGSTOP}
+ * of a host while a row says it holds a live lease, longer than the lease. After the faults every task is
+ * finished by the survivors; then the ledger and the store are judged ({@link Result}): no reference
+ * applied twice, every finished step's effect in the ledger or its intent held for a person, every held
+ * intent listed by the real {@code journal --store postgres unresolved}.
+ *
+ * <p>A host frozen past its lease keeps its task: the campaign does not hand that task to another host
+ * while it is frozen, since no lease can fence an effect a frozen body is about to make (see FLEET.md).
+ *
+ * <pre>java -cp TEST_CLASSPATH dev.effectful.agent.fleet.FleetCampaign --host-kills 300 --db-kills 20
+ *      --db-freezes 10 --host-freezes 10 --seed 42 --out reliability/target --agent agent/target/effectful-agent.jar</pre>
+ */
+public final class FleetCampaign {
+
+    /** The faults to deal and how the hosts are set up. */
+    public record Options(long seed, int hostKills, int dbKills, int dbFreezes, int hostFreezes, int tasksPerRun,
+                          Path workDir, Path agentJar, String workloadClassPath, String javaHome) {
+    }
+
+    /** The verdict, from the ledger, the store and the CLI; never from the hosts' own word. */
+    public record Result(long seed, String network, int hostKills, int dbKills, int dbFreezes, int hostFreezes,
+                         int tasks, int runs, int intents, int effects, int duplicates, int lost, int held,
+                         int heldListed, int settleableHeld, int resettledTasks, long seconds, List<String> problems) {
+
+        public boolean passed() {
+            return duplicates == 0 && lost == 0 && held == heldListed && settleableHeld == 0 && problems.isEmpty();
+        }
+
+        public int faults() {
+            return hostKills + dbKills + dbFreezes + hostFreezes;
+        }
+
+        public String toJson() {
+            StringBuilder p = new StringBuilder("[");
+            for (int i = 0; i < problems.size(); i++) {
+                p.append(i == 0 ? "" : ",").append("\"" + dev.effectful.runtime.json.JsonText.escaped(problems.get(i)) + "\"");
+            }
+            p.append(']');
+            return "{\"host_kills\":" + hostKills + ",\"db_kills\":" + dbKills + ",\"db_freezes\":" + dbFreezes
+                    + ",\"host_freezes\":" + hostFreezes + ",\"intents\":" + intents + ",\"effects\":" + effects
+                    + ",\"duplicates\":" + duplicates + ",\"lost\":" + lost + ",\"seed\":" + seed
+                    + ",\"held\":" + held + ",\"held_listed\":" + heldListed + ",\"held_settleable\":" + settleableHeld
+                    + ",\"resettled_tasks\":" + resettledTasks + ",\"tasks\":" + tasks + ",\"runs\":" + runs + ",\"network\":" + "\"" + dev.effectful.runtime.json.JsonText.escaped(network) + "\""
+                    + ",\"seconds\":" + seconds + ",\"passed\":" + passed() + ",\"problems\":" + p + "}\n";
+        }
+
+        public String table() {
+            return String.format("fleet campaign (seed %d, %s)%n"
+                            + "  faults: %d host kill -9, %d database kill -9, %d database freezes, %d host freezes with a lease%n"
+                            + "  work:   %d tasks in %d host runs, %d intents in the store, %d effects in the ledger%n"
+                            + "  judged: %d duplicates, %d lost, %d held (%d listed by journal --store postgres unresolved,"
+                            + " %d of tools a probe or key could settle; %d tasks called once more to settle)%n  %s in %d s%s",
+                    seed, network, hostKills, dbKills, dbFreezes, hostFreezes, tasks, runs, intents, effects, duplicates,
+                    lost, held, heldListed, settleableHeld, resettledTasks, passed() ? "PASSED" : "FAILED", seconds,
+                    problems.isEmpty() ? "" : "\n  problems:\n    " + String.join("\n    ",
+                            problems.subList(0, Math.min(40, problems.size()))));
+        }
+    }
+
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration STORE_TIMEOUT = Duration.ofSeconds(1);
+    private static final List<String> HOSTS = List.of("a", "b", "c");
+
+    private final Options o;
+    private final Random random;
+    private final Path logs;
+    private PostgresServer pg;
+    private HostNetworks nets;
+    private String ledgerPort;
+
+    public FleetCampaign(Options o) {
+        this.o = o;
+        this.random = new Random(o.seed());
+        this.logs = o.workDir().resolve("logs");
+    }
+
+    /** One host: its journal outlives every run; a run is one JVM working through a few tasks. */
+    private final class Host {
+        final String name;
+        final Path journal;
+        Process process;
+        List<String> tasks = List.of();
+        Path out;
+        int runs;
+
+        Host(String name) {
+            this.name = name;
+            this.journal = o.workDir().resolve("journal-" + name);
+        }
+
+        boolean running() {
+            return process != null && process.isAlive();
+        }
+
+        String output() throws IOException {
+            return out == null || !Files.exists(out) ? "" : Files.readString(out, StandardCharsets.UTF_8);
+        }
+
+        boolean working() throws IOException {
+            return running() && output().contains("\nSTEP ");
+        }
+
+        void start(List<String> taskIds) throws IOException {
+            tasks = List.copyOf(taskIds);
+            out = logs.resolve(name + "-" + (++runs) + ".out");
+            Path err = logs.resolve(name + "-" + runs + ".err");
+            String via = via(name);
+            List<String> cmd = new ArrayList<>();
+            if (nets != null) {
+                cmd.addAll(List.of(nets.enter(name)));
+            }
+            cmd.addAll(List.of(java(), "-javaagent:" + o.agentJar() + "=log.level=warn",
+                    "-Deffectful.journal.dir=" + journal, "-Deffectful.store=postgres",
+                    "-Deffectful.store.url=" + pg.urlVia(via), "-Deffectful.store.user=" + PostgresServer.USER,
+                    "-Deffectful.store.lease=" + LEASE.toMillis() + "ms", "-Deffectful.store.timeout=" + STORE_TIMEOUT.toMillis() + "ms",
+                    "-Dledger=http://" + via + ":" + ledgerPort, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                    "-Xshare:auto", "-Dchronicle.analytics.disable=true", "-Dchronicle.announcer.disable=true",
+                    "-cp", o.workloadClassPath(), FleetWorkload.class.getName(), String.join(",", taskIds)));
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().put("EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
+            pb.environment().put("HOME", o.workDir().resolve("home").toString());
+            process = pb.start();
+        }
+
+        /** The tasks this run finished, by its own output. */
+        List<String> done() throws IOException {
+            return output().lines().filter(l -> l.startsWith("DONE ")).map(l -> l.substring(5).trim()).toList();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        long seed = System.currentTimeMillis() % 100_000;
+        int hostKills = 300;
+        int dbKills = 20;
+        int dbFreezes = 10;
+        int hostFreezes = 10;
+        Path out = Path.of("reliability/target");
+        Path agent = Path.of("agent/target/effectful-agent.jar");
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--seed" -> seed = Long.parseLong(args[i + 1]);
+                case "--host-kills" -> hostKills = Integer.parseInt(args[i + 1]);
+                case "--db-kills" -> dbKills = Integer.parseInt(args[i + 1]);
+                case "--db-freezes" -> dbFreezes = Integer.parseInt(args[i + 1]);
+                case "--host-freezes" -> hostFreezes = Integer.parseInt(args[i + 1]);
+                case "--out" -> out = Path.of(args[i + 1]);
+                case "--agent" -> agent = Path.of(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        System.out.println("fleet campaign seed " + seed + " (repeat with --seed " + seed + ")");
+        Path work = out.resolve("fleet");
+        deleteTree(work);
+        Result r = new FleetCampaign(new Options(seed, hostKills, dbKills, dbFreezes, hostFreezes, 2, work.toAbsolutePath(),
+                agent.toAbsolutePath(), testClasses(), System.getProperty("java.home"))).run(System.out);
+        System.out.println(r.table());
+        Files.writeString(out.resolve("fleet.json"), r.toJson());
+        System.out.println("written " + out.resolve("fleet.json"));
+        System.exit(r.passed() ? 0 : 1);
+    }
+
+    /** Where the hosts' classes are: the test classes this class was loaded from. */
+    public static String testClasses() {
+        try {
+            return Path.of(FleetWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public Result run(Appendable progress) throws Exception {
+        Files.createDirectories(logs);
+        nets = HostNetworks.createIfPossible(HOSTS).orElse(null);
+        String network = nets == null ? "loopback: not root or no ip, the hosts share this machine's loopback"
+                : "a network namespace per host";
+        progress.append("fleet campaign: seed ").append(Long.toString(o.seed())).append(", ").append(network).append('\n');
+        Process ledger = null;
+        Map<String, Host> hosts = new LinkedHashMap<>();
+        try {
+            pg = PostgresServer.start(false, nets == null ? List.of() : nets.gateways());
+            Path portFile = o.workDir().resolve("ledger.port");
+            Path dump = o.workDir().resolve("ledger.txt");
+            ledger = new ProcessBuilder(java(), "-Xmx128m", "-Dsun.net.httpserver.nodelay=true", "-cp", o.workloadClassPath(),
+                    LedgerProcess.class.getName(), portFile.toString(), dump.toString(), nets == null ? "127.0.0.1" : "0.0.0.0")
+                    .redirectErrorStream(true).redirectOutput(logs.resolve("ledger.txt").toFile()).start();
+            ledgerPort = await(() -> Files.exists(portFile) ? Files.readString(portFile).trim() : null, Duration.ofSeconds(60),
+                    "ledger port");
+            for (String h : HOSTS) {
+                hosts.put(h, new Host(h));
+            }
+            long t0 = System.nanoTime();
+            int[] dealt = work(hosts, ledger, progress, t0);
+            resettle(hosts.get("a"), progress);
+            HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ledgerPort + "/stop"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            if (!ledger.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("ledger did not stop");
+            }
+            return judge(dump, dealt, network, (System.nanoTime() - t0) / 1_000_000_000L);
+        } finally {
+            for (Host h : hosts.values()) {
+                if (h.process != null) {
+                    h.process.destroyForcibly();
+                }
+            }
+            if (ledger != null) {
+                ledger.destroyForcibly();
+            }
+            try {
+                if (pg != null) {
+                    pg.close();
+                }
+            } finally {
+                if (nets != null) {
+                    nets.close();
+                }
+            }
+        }
+    }
+
+    private String via(String host) {
+        return nets == null ? "127.0.0.1" : nets.gateway(host);
+    }
+
+    private String java() {
+        return o.javaHome() + File.separator + "bin" + File.separator + "java";
+    }
+
+    /** Tasks started, finished, and which host ran each last (so a task cut on one host moves to another). */
+    private final Set<String> started = new LinkedHashSet<>();
+    private final Set<String> pending = new LinkedHashSet<>();
+    private final Set<String> finished = new LinkedHashSet<>();
+    private final Map<String, String> lastHost = new HashMap<>();
+    private final List<String> problems = new ArrayList<>();
+    private int round;
+    private int runs;
+    /** Tasks run once more after the faults to settle intents a probe or a key settles (see {@link #resettle}). */
+    private int resettled;
+    private boolean namespacesChecked;
+
+    /** Deals the faults while the hosts work, then lets the survivors finish every task. */
+    private int[] work(Map<String, Host> hosts, Process ledger, Appendable progress, long t0) throws Exception {
+        int[] left = {o.hostKills(), o.dbKills(), o.dbFreezes(), o.hostFreezes()};
+        int[] dealt = new int[4];
+        long nextFault = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+        long lastProgress = System.nanoTime();
+        int failures = 0;
+        long drainEnd = Long.MAX_VALUE;
+        int chosen = -1;
+        while (true) {
+            if (!ledger.isAlive()) {
+                throw new IllegalStateException("the ledger JVM died: its counts are gone, the campaign cannot be judged");
+            }
+            boolean faultsLeft = left[0] + left[1] + left[2] + left[3] > 0;
+            for (Host h : hosts.values()) {
+                if (h.process != null && !h.process.isAlive()) {
+                    int exit = h.process.exitValue();
+                    settle(h);
+                    if (exit != 0) {
+                        failures++;
+                        problems.add("host " + h.name + " run " + h.runs + " exited " + exit + " on its own: "
+                                + tail(h.out.resolveSibling(h.out.getFileName().toString().replace(".out", ".err"))));
+                        if (failures > 20) {
+                            throw new IllegalStateException("hosts keep failing on their own: " + problems);
+                        }
+                    }
+                    h.process = null;
+                }
+                if (h.process == null) {
+                    if (pending.isEmpty() && faultsLeft) {
+                        round++;
+                        for (int t = 1; t <= HOSTS.size() * o.tasksPerRun(); t++) {
+                            String id = Script.taskId(round, t);
+                            pending.add(id);
+                            started.add(id);
+                        }
+                    }
+                    List<String> mine = pick(h.name);
+                    if (!mine.isEmpty()) {
+                        h.start(mine);
+                        runs++;
+                    }
+                }
+            }
+            checkNamespaces(hosts);
+            if (!faultsLeft) {
+                if (drainEnd == Long.MAX_VALUE) {
+                    drainEnd = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+                    progress.append(String.format("faults dealt in %.0f s; the survivors finish %d tasks%n",
+                            (System.nanoTime() - t0) / 1e9, pending.size() + hosts.values().stream().mapToInt(h -> h.running() ? h.tasks.size() : 0).sum()));
+                }
+                if (pending.isEmpty() && hosts.values().stream().noneMatch(Host::running)) {
+                    break;
+                }
+                if (System.nanoTime() > drainEnd) {
+                    throw new IllegalStateException("tasks still unfinished 10 minutes after the last fault: " + pending);
+                }
+            } else if (System.nanoTime() >= nextFault) {
+                // a fault that cannot land yet (no host at work, no lease held) is tried again, not swapped for another
+                int kind = chosen >= 0 ? chosen : chooseFault(left);
+                chosen = kind;
+                if (deal(kind, hosts)) {
+                    chosen = -1;
+                    left[kind]--;
+                    dealt[kind]++;
+                    nextFault = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100 + random.nextInt(900));
+                } else {
+                    nextFault = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
+                }
+            }
+            if (System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(30)) {
+                lastProgress = System.nanoTime();
+                progress.append(String.format("%.0f s: %d host kills, %d db kills, %d db freezes, %d host freezes; %d tasks done,"
+                                + " %d pending, round %d%n", (System.nanoTime() - t0) / 1e9, dealt[0], dealt[1], dealt[2], dealt[3],
+                        finished.size(), pending.size(), round));
+            }
+            Thread.sleep(5);
+        }
+        return dealt;
+    }
+
+    /**
+     * Once the faults are over, the tasks with an intent the store still calls unfinished although its tool has
+     * a probe or a key (an outcome committed asynchronously and lost with a killed database, or written by a
+     * host killed right after its body) run once more on one host: their next call probes and settles them, as
+     * a user's next call would. What stays held is what a person must settle.
+     */
+    private void resettle(Host host, Appendable progress) throws Exception {
+        Set<String> tasks = new java.util.TreeSet<>();
+        try (Connection c = pg.connect(); PreparedStatement ps = c.prepareStatement(
+                "SELECT task, call FROM effectful_intents WHERE phase IN ('intended', 'unknown', 'probe_failed')")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (started.contains(rs.getString(1)) && !FleetWorkload.tool(rs.getString(2)).needsPerson()) {
+                        tasks.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        resettled = tasks.size();
+        if (tasks.isEmpty()) {
+            return;
+        }
+        progress.append("settling by a last call (probe, or a safe repeat): ").append(String.join(",", tasks)).append('\n');
+        host.start(new ArrayList<>(tasks));
+        runs++;
+        if (!host.process.waitFor(5, TimeUnit.MINUTES) || host.process.exitValue() != 0) {
+            host.process.destroyForcibly();
+            problems.add("the settling run did not finish: " + tail(host.out));
+        }
+        host.process = null;
+    }
+
+    /** A fault kind, weighted by how many of each are left, so every kind is spread over the whole run. */
+    private int chooseFault(int[] left) {
+        int total = left[0] + left[1] + left[2] + left[3];
+        int r = random.nextInt(total);
+        for (int k = 0; k < 4; k++) {
+            if (r < left[k]) {
+                return k;
+            }
+            r -= left[k];
+        }
+        throw new IllegalStateException();
+    }
+
+    /** Deals one fault; false when it cannot land right now (no host at work, no live lease), to be tried again. */
+    private boolean deal(int kind, Map<String, Host> hosts) throws Exception {
+        switch (kind) {
+            case 0 -> {
+                List<Host> working = new ArrayList<>();
+                for (Host h : hosts.values()) {
+                    if (h.working()) {
+                        working.add(h);
+                    }
+                }
+                if (working.isEmpty()) {
+                    return false;
+                }
+                Host h = working.get(random.nextInt(working.size()));
+                if (!signal("-9", h.process.pid())) {
+                    return false; // it ended on its own a moment ago: the loop collects it as a normal exit
+                }
+                if (!h.process.waitFor(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("kill -9 " + h.process.pid() + " did not end it");
+                }
+                settle(h);
+                h.process = null;
+                return true;
+            }
+            case 1 -> {
+                pg.kill9();
+                Thread.sleep(random.nextInt(1000)); // the hosts meet a database that is gone
+                pg.startServer();
+                return true;
+            }
+            case 2 -> {
+                try {
+                    pg.freeze();
+                    Thread.sleep(STORE_TIMEOUT.toMillis() + 200 + random.nextInt(2000));
+                } finally {
+                    pg.thaw();
+                }
+                return true;
+            }
+            default -> {
+                Map<Long, Host> byPid = new HashMap<>();
+                for (Host h : hosts.values()) {
+                    if (h.running()) {
+                        byPid.put(h.process.pid(), h);
+                    }
+                }
+                Optional<Long> holder = leaseHolders(byPid.keySet()).stream().findFirst();
+                if (holder.isEmpty()) {
+                    return false;
+                }
+                long pid = holder.get();
+                if (!signal("-STOP", pid)) {
+                    return false;
+                }
+                try {
+                    if (!leaseHolders(Set.of(pid)).contains(pid)) {
+                        return false; // it released its lease before the signal landed: not a freeze with a lease
+                    }
+                    Thread.sleep(LEASE.toMillis() + 200 + random.nextInt(2000));
+                    return true;
+                } finally {
+                    signal("-CONT", pid);
+                }
+            }
+        }
+    }
+
+    /** Which of {@code pids} a store row names as holding a live lease right now. */
+    private Set<Long> leaseHolders(Collection<Long> pids) throws Exception {
+        Set<Long> out = new HashSet<>();
+        if (pids.isEmpty()) {
+            return out;
+        }
+        try (Connection c = pg.connect(); PreparedStatement ps = c.prepareStatement(
+                "SELECT DISTINCT pid FROM effectful_intents WHERE lease_until > now() AND pid = ANY (?)")) {
+            ps.setArray(1, c.createArrayOf("bigint", pids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+            }
+        } catch (java.sql.SQLException e) {
+            // no schema yet (no host has claimed anything): nobody holds a lease
+        }
+        return out;
+    }
+
+    /** After a run ends (exit or kill): its finished tasks are done, the others go back, marked as this host's. */
+    private void settle(Host h) throws IOException {
+        List<String> done = h.done();
+        finished.addAll(done);
+        for (String t : h.tasks) {
+            if (!done.contains(t)) {
+                pending.add(t);
+                lastHost.put(t, h.name);
+            }
+        }
+        pending.removeAll(finished);
+        h.tasks = List.of();
+    }
+
+    /** Up to tasksPerRun pending tasks, those last cut on another host first (so tasks move between hosts). */
+    private List<String> pick(String host) {
+        List<String> out = new ArrayList<>();
+        for (String t : pending) {
+            if (out.size() < o.tasksPerRun() && !host.equals(lastHost.get(t))) {
+                out.add(t);
+            }
+        }
+        for (String t : pending) {
+            if (out.size() < o.tasksPerRun() && !out.contains(t)) {
+                out.add(t);
+            }
+        }
+        pending.removeAll(out);
+        return out;
+    }
+
+    private void checkNamespaces(Map<String, Host> hosts) throws IOException {
+        if (nets == null || namespacesChecked) {
+            return;
+        }
+        for (Host h : hosts.values()) {
+            // a host at work: "ip netns exec" has entered the namespace and exec'd the JVM
+            if (!h.working()) {
+                return;
+            }
+        }
+        Set<Path> seen = new HashSet<>();
+        seen.add(Files.readSymbolicLink(Path.of("/proc/self/ns/net")));
+        for (Host h : hosts.values()) {
+            try {
+                if (!seen.add(Files.readSymbolicLink(Path.of("/proc", Long.toString(h.process.pid()), "ns", "net")))) {
+                    problems.add("host " + h.name + " shares a network namespace with another host or the campaign");
+                }
+            } catch (IOException gone) {
+                return; // it exited in between: check with the next three
+            }
+        }
+        namespacesChecked = true;
+    }
+
+    private static final Pattern STEP = Pattern.compile("STEP (\\S+) (\\S+) (\\S+) (\\S+).*");
+
+    /** The verdict: the ledger's counts, the store's rows, the CLI's list of held intents. */
+    private Result judge(Path dump, int[] dealt, String network, long seconds) throws Exception {
+        Map<String, int[]> ledger = new HashMap<>(); // "verb ref" -> hits, applied
+        int effects = 0;
+        int duplicates = 0;
+        for (String line : Files.readAllLines(dump)) {
+            String[] f = line.split(" ");
+            if (f.length < 4) {
+                continue;
+            }
+            int applied = Integer.parseInt(f[3]);
+            ledger.put(f[0] + " " + f[1], new int[] {Integer.parseInt(f[2]), applied});
+            effects += applied;
+            if (applied > 1) {
+                duplicates++;
+                problems.add("duplicate: " + f[0] + " " + f[1] + " applied " + applied + " times");
+            }
+        }
+        // the store: every row of the campaign's tasks
+        Map<String, List<String[]>> rows = new HashMap<>(); // "task verb" -> [key, phase]
+        int intents = 0;
+        try (Connection c = pg.connect(); PreparedStatement ps = c.prepareStatement(
+                "SELECT intent_key, task, call, phase FROM effectful_intents")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    intents++;
+                    rows.computeIfAbsent(rs.getString(2) + " " + rs.getString(3), k -> new ArrayList<>())
+                            .add(new String[] {rs.getString(1), rs.getString(4)});
+                }
+            }
+        }
+        if (nets != null && !namespacesChecked) {
+            problems.add("the three hosts were never at work at one moment: their network namespaces went unchecked");
+        }
+        Set<String> listed = unresolvedByCli();
+        // the steps as the run that finished each task saw them (errors are problems whoever saw them)
+        for (Path out : listOutputs()) {
+            for (String line : Files.readAllLines(out)) {
+                Matcher m = STEP.matcher(line);
+                if (m.matches() && m.group(3).equals("error")) {
+                    problems.add("step failed: " + line);
+                }
+            }
+        }
+        int lost = 0;
+        int held = 0;
+        int heldListed = 0;
+        int settleable = 0;
+        for (String task : started) {
+            if (!finished.contains(task)) {
+                lost++;
+                problems.add("task " + task + " never finished");
+                continue;
+            }
+            for (Script.Step step : FleetWorkload.steps(task)) {
+                Script.Tool tool = step.tool();
+                if (tool.kind().equals("read")) {
+                    continue;
+                }
+                List<String[]> mine = rows.getOrDefault(task + " " + tool.verb(), List.of());
+                if (mine.isEmpty()) {
+                    lost++;
+                    problems.add("lost: " + task + " " + tool.verb() + " has no intent in the store");
+                    continue;
+                }
+                List<String[]> holds = mine.stream().filter(r -> Set.of("intended", "unknown", "probe_failed").contains(r[1])).toList();
+                if (!holds.isEmpty()) {
+                    for (String[] r : holds) {
+                        held++;
+                        if (listed.contains(r[0])) {
+                            heldListed++;
+                        } else {
+                            problems.add("held but not listed by journal --store postgres unresolved: " + task + " "
+                                    + tool.verb() + " " + r[0] + " (" + r[1] + ")");
+                        }
+                        if (!tool.needsPerson()) {
+                            settleable++;
+                            problems.add("held although its next call probes or repeats safely: " + task + " "
+                                    + tool.verb() + " " + r[0] + " (" + r[1] + ")");
+                        }
+                    }
+                    continue;
+                }
+                boolean ok = mine.stream().allMatch(r -> r[1].equals("ok") || r[1].equals("resolved_applied"));
+                List<String> refs = tool.batch() ? Script.ROWS.stream().map(row -> step.ref() + ":" + row).toList()
+                        : List.of(step.ref());
+                for (String ref : refs) {
+                    int[] l = ledger.get(tool.verb() + " " + ref);
+                    if (!ok || l == null || l[1] == 0) {
+                        lost++;
+                        problems.add("lost: " + task + " " + tool.verb() + " " + ref + " ends "
+                                + mine.stream().map(r -> r[1]).toList() + " in the store, " + (l == null ? 0 : l[1])
+                                + " effects in the ledger");
+                    }
+                }
+            }
+        }
+        return new Result(o.seed(), network, dealt[0], dealt[1], dealt[2], dealt[3], started.size(), runs, intents, effects,
+                duplicates, lost, held, heldListed, settleable, resettled, seconds, List.copyOf(problems));
+    }
+
+    private List<Path> listOutputs() throws IOException {
+        try (Stream<Path> s = Files.list(logs)) {
+            return s.filter(p -> p.getFileName().toString().matches("[abc]-\\d+\\.out")).sorted().toList();
+        }
+    }
+
+    /** The intent keys {@code journal --store postgres unresolved --json} lists: the real CLI, as an operator runs it. */
+    private Set<String> unresolvedByCli() throws Exception {
+        Path out = logs.resolve("unresolved.jsonl");
+        ProcessBuilder pb = new ProcessBuilder(java(), "-jar", o.agentJar().toString(), "journal", "--store", "postgres",
+                "unresolved", "--json").redirectOutput(out.toFile()).redirectError(logs.resolve("unresolved.err").toFile());
+        pb.environment().put("EFFECTFUL_STORE_URL", pg.url());
+        pb.environment().put("EFFECTFUL_STORE_USER", PostgresServer.USER);
+        pb.environment().put("EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
+        pb.environment().put("NO_COLOR", "1");
+        Process p = pb.start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("journal --store postgres unresolved did not finish");
+        }
+        if (p.exitValue() != 0 && p.exitValue() != 3) {
+            throw new IllegalStateException("journal --store postgres unresolved exited " + p.exitValue() + ": "
+                    + Files.readString(logs.resolve("unresolved.err")));
+        }
+        Set<String> keys = new HashSet<>();
+        Matcher m = Pattern.compile("\"intent_key\":\"([^\"]+)\"").matcher(Files.readString(out));
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
+    }
+
+    private static String tail(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return "(no stderr)";
+        }
+        List<String> lines = Files.readAllLines(p);
+        return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+    }
+
+    /** A real signal by process id; false when the process had already ended. */
+    private static boolean signal(String sig, long pid) throws IOException, InterruptedException {
+        Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
+        String out = new String(k.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!k.waitFor(10, TimeUnit.SECONDS)) {
+            k.destroyForcibly();
+            throw new IllegalStateException("kill " + sig + " " + pid + " timed out");
+        }
+        if (k.exitValue() == 0) {
+            return true;
+        }
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new IllegalStateException("kill " + sig + " " + pid + " failed: " + out.trim());
+        }
+        return false;
+    }
+
+    private interface Check<T> {
+        T get() throws IOException;
+    }
+
+    private static <T> T await(Check<T> check, Duration limit, String what) throws IOException, InterruptedException {
+        long end = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < end) {
+            T v = check.get();
+            if (v != null && !"".equals(v)) {
+                return v;
+            }
+            Thread.sleep(10);
+        }
+        throw new IllegalStateException("no " + what + " within " + limit);
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The fleet crash campaign: three host JVMs (own network namespaces as root, else loopback) on one
+# PostgreSQL started from Maven Central's binaries; seeded kill -9 of hosts and of the database, freezes
+# of the database and of hosts holding a lease; then the ledger and the store are judged.
+# Prints the table and the seed, writes reliability/target/fleet.json.
+#   reliability/fleet.sh [--host-kills N] [--db-kills N] [--db-freezes N] [--host-freezes N] [--seed S]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seed=20261203; args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seed) seed="$2"; shift 2 ;;
+    --host-kills|--db-kills|--db-freezes|--host-freezes) args+=("$1" "$2"); shift 2 ;;
+    *) echo "usage: $0 [--host-kills N] [--db-kills N] [--db-freezes N] [--host-freezes N] [--seed S]" >&2; exit 2 ;;
+  esac
+done
+if [ -z "${SKIP_BUILD:-}" ]; then
+  # built from this checkout (-am), never installed: the local repository may be shared
+  mvn -q -B -pl agent -am package -DskipTests
+  mvn -q -B -pl agent -am test-compile
+fi
+mkdir -p reliability/target
+mvn -q -B -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/reliability/target/fleet-deps.txt" >/dev/null
+# this checkout's own classes first, never a stale SNAPSHOT from ~/.m2
+deps=$(tr ':' '\n' < reliability/target/fleet-deps.txt | grep -v '/dev/effectful/' | paste -sd: -)
+# a private copy of the classes, so rebuilding the checkout during a long campaign cannot disturb it
+snap=reliability/target/fleet-classes-snapshot
+rm -rf "$snap"; mkdir -p "$snap"
+cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"
+cp -r annotations/target/classes "$snap/annotations"; cp agent/target/effectful-agent.jar "$snap/effectful-agent.jar"
+cp="$snap/test:$snap/runtime:$snap/annotations:$deps"
+exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
+  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
+  -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true \
+  -cp "$cp" dev.effectful.agent.fleet.FleetCampaign --seed "$seed" "${args[@]}" \
+  --out reliability/target --agent "$snap/effectful-agent.jar"
