@@ -44,7 +44,7 @@ public final class GoogleAdkInstrumentation implements LibraryInstrumentation {
      * Built when asked, never in a static field: the agent instantiates every instrumentation at
      * premain, and a static matcher would load Byte Buddy on every application's start path.
      */
-    private static ElementMatcher<MethodDescription> toolCall(String internalName) {
+    static ElementMatcher<MethodDescription> toolCall(String internalName) {
         return FUNCTIONS.equals(internalName)
                 ? named("callTool").and(takesArguments(3)).and(takesArgument(2, named(TOOL_CONTEXT))).and(not(isAbstract()))
                 : named("runAsync").and(takesArguments(2)).and(takesArgument(1, named(TOOL_CONTEXT))).and(not(isAbstract()));

@@ -36,13 +36,13 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 public final class KoogInstrumentation implements LibraryInstrumentation {
 
     static final String ENVIRONMENT = "ai/koog/agents/core/environment/ContextualAgentEnvironment";
-    private static final String CONTEXT = "ai.koog.agents.core.agent.context.AIAgentContext";
+    static final String CONTEXT = "ai.koog.agents.core.agent.context.AIAgentContext";
 
     /**
      * Built when asked, never in a static field: the agent instantiates every instrumentation at
      * premain, and a static matcher would load Byte Buddy on every application's start path.
      */
-    private static ElementMatcher<MethodDescription> executeTool() {
+    static ElementMatcher<MethodDescription> executeTool() {
         return named("executeTool").and(takesArguments(2)).and(takesArgument(1, named("kotlin.coroutines.Continuation")))
                 .and(not(isAbstract()));
     }

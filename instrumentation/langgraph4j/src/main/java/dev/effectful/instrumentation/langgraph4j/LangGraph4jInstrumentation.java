@@ -40,7 +40,7 @@ public final class LangGraph4jInstrumentation implements LibraryInstrumentation 
      * Built when asked, never in a static field: the agent instantiates every instrumentation at
      * premain, and a static matcher would load Byte Buddy on every application's start path.
      */
-    private static ElementMatcher<MethodDescription> graphStep(String internalName) {
+    static ElementMatcher<MethodDescription> graphStep(String internalName) {
         if (NODE_GENERATOR.equals(internalName)) {
             return named("applyAction").and(takesArguments(4)).and(takesArgument(3, named(CONFIG))).and(not(isAbstract()));
         }
