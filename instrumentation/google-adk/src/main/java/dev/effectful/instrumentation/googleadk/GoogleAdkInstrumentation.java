@@ -1,0 +1,74 @@
+package dev.effectful.instrumentation.googleadk;
+
+import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+import java.util.List;
+import java.util.Set;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Google ADK Java: every tool call of an agent run ({@code Runner.runAsync(userId, sessionId, ...)})
+ * runs in the task of its session, the session id being the task id and the session's user the actor.
+ * A session id is the application's own and outlives the process (a persistent session service, or the
+ * same id given to a new in-memory session), so after a crash the same conversation finds its unknown
+ * calls and probes them instead of running them again.
+ *
+ * <p>Where: {@code Functions.callTool(BaseTool, Map, ToolContext)}, the one place ADK's function-call
+ * handling ({@code Functions.handleFunctionCalls}) starts a tool, and {@code FunctionTool.runAsync(Map,
+ * ToolContext)}, the public entry of the tools built by {@code FunctionTool.create}. Both run the
+ * tool's method on the calling thread, whatever scheduler ADK subscribed them on. A version where
+ * neither exists in that shape is left as it is: each tool call is then its own task.
+ *
+ * <p>Not covered: live (bidirectional streaming) runs, whose tools ADK starts elsewhere, and tools that
+ * return an RxJava {@code Single}/{@code Maybe}, whose work happens when ADK subscribes, after the
+ * point advised has returned.
+ */
+public final class GoogleAdkInstrumentation implements LibraryInstrumentation {
+
+    static final String FUNCTIONS = "com/google/adk/flows/llmflows/Functions";
+    static final String FUNCTION_TOOL = "com/google/adk/tools/FunctionTool";
+    private static final String TOOL_CONTEXT = "com.google.adk.tools.ToolContext";
+
+    /**
+     * Built when asked, never in a static field: the agent instantiates every instrumentation at
+     * premain, and a static matcher would load Byte Buddy on every application's start path.
+     */
+    static ElementMatcher<MethodDescription> toolCall(String internalName) {
+        return FUNCTIONS.equals(internalName)
+                ? named("callTool").and(takesArguments(3)).and(takesArgument(2, named(TOOL_CONTEXT))).and(not(isAbstract()))
+                : named("runAsync").and(takesArguments(2)).and(takesArgument(1, named(TOOL_CONTEXT))).and(not(isAbstract()));
+    }
+
+    @Override
+    public String library() {
+        return "google-adk";
+    }
+
+    @Override
+    public Set<String> classes() {
+        return Set.of(FUNCTIONS, FUNCTION_TOOL);
+    }
+
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        if (!FUNCTIONS.equals(internalName) && !FUNCTION_TOOL.equals(internalName)) {
+            return List.of();
+        }
+        // described from its class file, not loaded: the advice names ADK's types, which the agent's own
+        // loader cannot resolve (they resolve in the application's, once inlined)
+        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(GoogleAdkInstrumentation.class.getClassLoader());
+        return List.of(Advice.to(TypePool.Default.of(own).describe(ToolCallAdvice.NAME).resolve(), own)
+                .on(toolCall(internalName)));
+    }
+}

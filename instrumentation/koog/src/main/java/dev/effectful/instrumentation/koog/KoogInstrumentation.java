@@ -1,0 +1,98 @@
+package dev.effectful.instrumentation.koog;
+
+import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.field.FieldList;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.MethodList;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+import java.util.List;
+import java.util.Set;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * JetBrains Koog ({@code ai.koog:koog-agents}): every tool call of an agent run runs in the task of the
+ * run's id. Koog takes the run id from the session id given to {@code agent.run(input, sessionId)}, and
+ * makes a new one for a run without it; only a given session id is the same after a restart.
+ *
+ * <p>Where: {@code ContextualAgentEnvironment.executeTool(Message.Tool.Call, Continuation)} (0.6 to at
+ * least 0.7), the environment Koog's graph, functional and planner agents wrap around their tools, which
+ * holds the run's {@code AIAgentContext} in its field {@code context}. A version where that class has
+ * another shape is left as it is ({@link #advice}): each tool call is then its own task.
+ */
+public final class KoogInstrumentation implements LibraryInstrumentation {
+
+    static final String ENVIRONMENT = "ai/koog/agents/core/environment/ContextualAgentEnvironment";
+    static final String CONTEXT = "ai.koog.agents.core.agent.context.AIAgentContext";
+
+    /**
+     * Built when asked, never in a static field: the agent instantiates every instrumentation at
+     * premain, and a static matcher would load Byte Buddy on every application's start path.
+     */
+    static ElementMatcher<MethodDescription> executeTool() {
+        return named("executeTool").and(takesArguments(2)).and(takesArgument(1, named("kotlin.coroutines.Continuation")))
+                .and(not(isAbstract()));
+    }
+
+    @Override
+    public String library() {
+        return "koog";
+    }
+
+    @Override
+    public Set<String> classes() {
+        return Set.of(ENVIRONMENT);
+    }
+
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        if (!ENVIRONMENT.equals(internalName)) {
+            return List.of();
+        }
+        // described from its class file, not loaded: the advice names Koog's types, which the agent's own
+        // loader cannot resolve (they resolve in the application's, once inlined)
+        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(KoogInstrumentation.class.getClassLoader());
+        AsmVisitorWrapper advice = Advice.to(TypePool.Default.of(own).describe(ToolCallAdvice.NAME).resolve(), own)
+                .on(executeTool());
+        return List.of(new WithContextField(advice));
+    }
+
+    /**
+     * The advice only where the class still declares the field it reads: {@code @FieldValue} on a missing
+     * field would fail the whole class's transformation. Otherwise the class loads unchanged.
+     */
+    private record WithContextField(AsmVisitorWrapper advice) implements AsmVisitorWrapper {
+
+        @Override
+        public int mergeWriter(int flags) {
+            return advice.mergeWriter(flags);
+        }
+
+        @Override
+        public int mergeReader(int flags) {
+            return advice.mergeReader(flags);
+        }
+
+        @Override
+        public ClassVisitor wrap(TypeDescription type, ClassVisitor visitor, Implementation.Context context, TypePool pool,
+                                 FieldList<FieldDescription.InDefinedShape> fields, MethodList<?> methods,
+                                 int writerFlags, int readerFlags) {
+            boolean fits = !fields.filter(named("context")).isEmpty()
+                    && fields.filter(named("context")).getOnly().getType().asErasure().getName().equals(CONTEXT);
+            return fits ? advice.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags) : visitor;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.effectful.instrumentation.langgraph4j;
+
+import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+import java.util.List;
+import java.util.Set;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * LangGraph4j (the graph runtime under its LangChain4j {@code AgentExecutor}): a graph run with a
+ * thread id ({@code RunnableConfig.builder().threadId(..)}) runs in the task of that thread id, so the
+ * tools its nodes and edges call (through LangChain4j's tool executors) share one task, also after a
+ * restart that resumes the same thread. A run without a thread id is a task of its own.
+ *
+ * <p>Where, in {@code CompiledGraph} (1.6 to at least 1.8): {@code invokeFinal(GraphInput,
+ * RunnableConfig)}, which every {@code invoke} ends in and which drives the run on the calling thread;
+ * {@code nextNodeId(EdgeValue, Map, String, RunnableConfig)}, where a conditional edge's action runs
+ * (the agent executor's {@code executeTools}); and {@code AsyncNodeGenerator.applyAction(.., RunnableConfig)},
+ * where a node's action runs. The last two also cover a run consumed through {@code stream(..)}, step by
+ * step, when it has a thread id. A version without these methods in that shape is left as it is.
+ */
+public final class LangGraph4jInstrumentation implements LibraryInstrumentation {
+
+    static final String COMPILED_GRAPH = "org/bsc/langgraph4j/CompiledGraph";
+    static final String NODE_GENERATOR = "org/bsc/langgraph4j/CompiledGraph$AsyncNodeGenerator";
+    private static final String CONFIG = "org.bsc.langgraph4j.RunnableConfig";
+
+    /**
+     * Built when asked, never in a static field: the agent instantiates every instrumentation at
+     * premain, and a static matcher would load Byte Buddy on every application's start path.
+     */
+    static ElementMatcher<MethodDescription> graphStep(String internalName) {
+        if (NODE_GENERATOR.equals(internalName)) {
+            return named("applyAction").and(takesArguments(4)).and(takesArgument(3, named(CONFIG))).and(not(isAbstract()));
+        }
+        return named("invokeFinal").and(takesArguments(2)).and(takesArgument(1, named(CONFIG))).and(not(isAbstract()))
+                .or(named("nextNodeId").and(takesArguments(4)).and(takesArgument(3, named(CONFIG))).and(not(isAbstract())));
+    }
+
+    @Override
+    public String library() {
+        return "langgraph4j";
+    }
+
+    @Override
+    public Set<String> classes() {
+        return Set.of(COMPILED_GRAPH, NODE_GENERATOR);
+    }
+
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        if (!COMPILED_GRAPH.equals(internalName) && !NODE_GENERATOR.equals(internalName)) {
+            return List.of();
+        }
+        // described from its class file, not loaded: the advice names LangGraph4j's types, which the
+        // agent's own loader cannot resolve (they resolve in the application's, once inlined)
+        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(LangGraph4jInstrumentation.class.getClassLoader());
+        return List.of(Advice.to(TypePool.Default.of(own).describe(GraphRunAdvice.NAME).resolve(), own)
+                .on(graphStep(internalName)));
+    }
+}

@@ -1,0 +1,58 @@
+package dev.effectful.it.koog.app;
+
+import ai.koog.agents.core.tools.annotations.LLMDescription;
+import ai.koog.agents.core.tools.annotations.Tool;
+import ai.koog.agents.core.tools.reflect.ToolSet;
+import dev.effectful.EffectKind;
+import dev.effectful.EffectfulTool;
+import dev.effectful.IntentKey;
+import dev.effectful.Task;
+import dev.effectful.agent.e2e.apps.Http;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The agent's tool set, written as a Koog {@code ToolSet} with the Effectful annotations and no Task
+ * code. {@code charge_card} loses its answer the first time it runs in a task: the loopback service
+ * applies the charge and never answers, so the call ends in a read timeout after the effect.
+ */
+@LLMDescription("Payments")
+public class ShopTools implements ToolSet {
+
+    private final Duration lose;
+    private final Set<String> lostIn = ConcurrentHashMap.newKeySet();
+    /** One entry per body of charge_card that ran: {@code task@thread}. */
+    final List<String> chargeBodies = new CopyOnWriteArrayList<>();
+
+    /** @param lose how long the lost first answer is waited for before the read times out */
+    public ShopTools(Duration lose) {
+        this.lose = lose;
+    }
+
+    @Tool
+    @LLMDescription("Charges the customer's card for an order")
+    @EffectfulTool(kind = EffectKind.MONEY, name = "charge_card", probe = "findCharge")
+    public String chargeCard(@IntentKey @LLMDescription("order id") String orderId,
+                             @LLMDescription("the amount, in any wording") String amount)
+            throws IOException, InterruptedException {
+        String task = Task.current().map(Task::id).orElse("none");
+        chargeBodies.add(task + "@" + Thread.currentThread().getName());
+        if (lostIn.add(task)) {
+            Http.post("/apply-then-hang/charge", orderId, lose); // applied, then no answer: HttpTimeoutException
+            throw new IllegalStateException("the ledger answered an apply-then-hang");
+        }
+        return Http.effect("charge", orderId);
+    }
+
+    /** Probe: the processor's record of a charge for this order; null when there is none. */
+    public String findCharge(String orderId, String amount) throws IOException, InterruptedException {
+        HttpResponse<String> r = Http.get("/effect/charge", orderId);
+        return r.statusCode() == 200 ? r.body() : null;
+    }
+}
