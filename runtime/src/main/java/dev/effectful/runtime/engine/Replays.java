@@ -104,7 +104,7 @@ final class Replays {
         if (mirrored.size() > MAX_MIRRORED) {
             mirrored.clear(); // a bound, not a cache anyone relies on: at worst a verdict is written twice
         }
-        if (!mirrored.add(call.intentKey)) {
+        if (!mirrored.add(call.intentKey())) {
             return;
         }
         records.appendQuietly(records.base(call, RecordType.RESOLUTION).started(System.currentTimeMillis())
