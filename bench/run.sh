@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks: the cost of safety, side by side with what users would pick instead.
-#   bench/run.sh [--quick] [--no-profile] [--only per_call,startup,first_call,recovery,profile] [--comparators a,b,...]
+#   bench/run.sh [--quick] [--no-profile] [--only per_call,startup,first_call,recovery,fleet,profile] [--comparators a,b,...]
 # Builds the agent and the benchmarks, runs every comparator, writes bench/target/results.json and
 # bench/target/results.md and prints the table. --quick finishes within 5 minutes, the full run within 20.
 # effectful_postgres and effectful_postgres_nofsync start their own PostgreSQL server from the Debian

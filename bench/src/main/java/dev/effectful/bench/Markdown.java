@@ -84,6 +84,9 @@ final class Markdown {
             }
             b.append("\n");
         }
+        if (r.fleet != null) {
+            b.append(Fleet.markdown(r.fleet));
+        }
         if (!checks.isEmpty()) {
             b.append("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
             for (Targets.Check c : checks) {

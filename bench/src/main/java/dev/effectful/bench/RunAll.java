@@ -12,7 +12,7 @@ import java.util.Map;
  * results.json, results.md and the table on stdout.
  *
  * <pre>java [chronicle flags] -jar bench/target/benchmarks.jar --agent A --annotations J --out DIR
- *      [--jdk25 HOME] [--quick] [--no-profile] [--only per_call,startup,first_call,recovery,profile]</pre>
+ *      [--jdk25 HOME] [--quick] [--no-profile] [--only per_call,startup,first_call,recovery,fleet,profile]</pre>
  */
 public final class RunAll {
 
@@ -39,6 +39,9 @@ public final class RunAll {
             }
             if (s.wants("recovery")) {
                 report.recovery = new Recovery(s).run();
+            }
+            if (s.wants("fleet")) {
+                report.fleet = new Fleet(s).run();
             }
             if (s.profile() && s.wants("profile")) {
                 report.profile = new Profile(s).run(perCall);
@@ -104,6 +107,8 @@ public final class RunAll {
         Recovery.Result recovery;
         Map<String, Double> firstCall;
         Map<String, Profile.Hotspots> profile;
+        /** Fleet runs: N host JVMs x T threads on one PostgreSQL, beside the local journal. */
+        List<Fleet.Run> fleet;
         double elapsedSeconds;
         String loadAtStart;
         String loadAtEnd;
@@ -153,6 +158,9 @@ public final class RunAll {
                 json.put("recovery", r);
                 json.put("disk_bytes_per_attempt", round(recovery.diskBytesPerAttempt()));
                 json.put("disk_allocated_bytes_per_attempt", round(recovery.diskAllocatedBytesPerAttempt()));
+            }
+            if (fleet != null) {
+                json.put("fleet", Fleet.json(fleet));
             }
             List<Targets.Check> checks = Targets.evaluate(this);
             json.put("targets", checks);

@@ -83,6 +83,27 @@ final class Targets {
                     String.format("%.0f B used (%.0f B allocated)", r.recovery.diskBytesPerAttempt(),
                             r.recovery.diskAllocatedBytesPerAttempt()), r.recovery.diskBytesPerAttempt() <= 300));
         }
+        if (r.fleet != null) {
+            for (Fleet.Run f : r.fleet) {
+                if (!f.store().equals("postgres")) {
+                    continue;
+                }
+                if (f.hosts() == 3 && f.threads() == 4) {
+                    out.add(new Check("fleet: at least 5,000 new intents/s with 3 hosts x 4 threads on one PostgreSQL"
+                            + " (fsync on)", String.format("%,.0f/s (p50 %s, p99 %s)", f.intentsPerSecond(),
+                            fmt(f.p50Ns()), fmt(f.p99Ns())), f.intentsPerSecond() >= 5_000));
+                }
+                if (f.hosts() == 1 && f.threads() == 1) {
+                    out.add(new Check("fleet: 1 host x 1 thread, median call at most 1 ms", fmt(f.p50Ns()) + " ("
+                            + String.format("%,.0f/s", f.intentsPerSecond()) + ")", f.p50Ns() <= 1_000_000));
+                }
+                if (f.sharedIds() > 0) {
+                    out.add(new Check("fleet: every id of the shared walk charged exactly once (" + f.hosts() + " x "
+                            + f.threads() + ")", f.sharedBodies() + " bodies for " + f.sharedIds() + " ids",
+                            f.sharedBodies() == f.sharedIds()));
+                }
+            }
+        }
         return out;
     }
 

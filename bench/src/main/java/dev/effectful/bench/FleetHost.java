@@ -1,0 +1,145 @@
+package dev.effectful.bench;
+
+import dev.effectful.Task;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One host JVM of the fleet bench, started by {@link Fleet} with the real agent jar and its own
+ * journal directory. Its threads make new MONEY intents from start; the driver's {@code GO millis}
+ * line on stdin opens the measuring window on every host at once. Then, on {@code SHARED}, every
+ * thread walks the same ids in one fleet-wide task and the host reports how many bodies it ran.
+ *
+ * <pre>java -javaagent:effectful-agent.jar=... -cp benchmarks.jar dev.effectful.bench.FleetHost NAME THREADS SHARED_IDS</pre>
+ * Prints {@code READY}, then {@code RESULT calls latenciesFile}, then {@code SHARED bodies errors}.
+ */
+public final class FleetHost {
+
+    private FleetHost() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String name = args[0];
+        int threads = Integer.parseInt(args[1]);
+        int sharedIds = Integer.parseInt(args[2]);
+        java.nio.file.Path latencies = java.nio.file.Path.of(args[3]);
+        FleetTools tools = new FleetTools();
+        try (Task t = Task.open("fleet-check-" + name, Duration.ofMinutes(1))) {
+            if (!tools.agentActive()) {
+                throw new IllegalStateException("the Effectful agent did not rewrite FleetTools");
+            }
+        }
+        // measuring window, in System.nanoTime: set by GO
+        AtomicLong windowStart = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong windowEnd = new AtomicLong(Long.MAX_VALUE);
+        CountDownLatch done = new CountDownLatch(threads);
+        List<long[]> perThread = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong errors = new AtomicLong();
+        AtomicLong warm = new AtomicLong();
+        for (int i = 0; i < threads; i++) {
+            String prefix = name + "-t" + i + "-";
+            Thread th = new Thread(() -> {
+                long[] lat = new long[1 << 16];
+                int n = 0;
+                long seq = 0;
+                try (Task task = Task.open("fleet-" + prefix, Duration.ofHours(1))) {
+                    while (true) {
+                        long t0 = System.nanoTime();
+                        if (t0 >= windowEnd.get()) {
+                            break;
+                        }
+                        try {
+                            tools.charge(prefix + seq++, 100);
+                        } catch (RuntimeException e) {
+                            errors.incrementAndGet();
+                        }
+                        long t1 = System.nanoTime();
+                        warm.incrementAndGet();
+                        if (t0 >= windowStart.get() && t1 <= windowEnd.get()) {
+                            if (n == lat.length) {
+                                lat = java.util.Arrays.copyOf(lat, n * 2);
+                            }
+                            lat[n++] = t1 - t0;
+                        }
+                    }
+                } finally {
+                    perThread.add(java.util.Arrays.copyOf(lat, n));
+                    done.countDown();
+                }
+            }, "fleet-caller-" + i);
+            th.setDaemon(true);
+            th.start();
+        }
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        // warm up: a few thousand calls in all, or 20 s, whichever comes first
+        long warmUntil = System.nanoTime() + 20_000_000_000L;
+        while (warm.get() < 3_000 && System.nanoTime() < warmUntil) {
+            Thread.sleep(20);
+        }
+        System.out.println("READY " + warm.get());
+        System.out.flush();
+        String go = in.readLine();
+        if (go == null || !go.startsWith("GO ")) {
+            throw new IllegalStateException("expected GO, got " + go);
+        }
+        long now = System.nanoTime();
+        windowStart.set(now);
+        windowEnd.set(now + Long.parseLong(go.substring(3).trim()) * 1_000_000L);
+        done.await();
+        long calls = 0;
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(
+                java.nio.file.Files.newOutputStream(latencies)))) {
+            for (long[] l : perThread) {
+                calls += l.length;
+                for (long v : l) {
+                    out.writeLong(v);
+                }
+            }
+        }
+        System.out.println(String.format(Locale.ROOT, "RESULT %d %d", calls, errors.get()));
+        System.out.flush();
+        String shared = in.readLine();
+        if (shared != null && shared.startsWith("SHARED")) {
+            long before = FleetTools.BODIES.get();
+            AtomicLong sharedErrors = new AtomicLong();
+            List<Thread> walkers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int seed = i;
+                Thread w = new Thread(() -> {
+                    List<Integer> ids = new ArrayList<>();
+                    for (int k = 0; k < sharedIds; k++) {
+                        ids.add(k);
+                    }
+                    Collections.shuffle(ids, new java.util.Random(name.hashCode() * 31L + seed));
+                    // one task for the whole fleet: the same intents on every host and thread
+                    try (Task task = Task.open("fleet-shared", Duration.ofMinutes(10))) {
+                        for (int id : ids) {
+                            try {
+                                tools.charge("shared-" + id, 100);
+                            } catch (RuntimeException e) {
+                                sharedErrors.incrementAndGet();
+                            }
+                        }
+                    }
+                }, "fleet-walker-" + i);
+                w.start();
+                walkers.add(w);
+            }
+            for (Thread w : walkers) {
+                w.join();
+            }
+            System.out.println("SHARED " + (FleetTools.BODIES.get() - before) + " " + sharedErrors.get());
+            System.out.flush();
+        }
+        System.exit(0);
+    }
+}
