@@ -4,7 +4,7 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Items;
-import dev.effectful.runtime.journal.ApiWords;
+import dev.effectful.runtime.engine.ApiWords;
 import dev.effectful.runtime.journal.Kind;
 
 import java.lang.reflect.Method;

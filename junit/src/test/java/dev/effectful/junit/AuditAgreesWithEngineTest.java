@@ -3,8 +3,9 @@ package dev.effectful.junit;
 import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
-import dev.effectful.Status;
+import dev.effectful.runtime.engine.ApiWords;
 import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.runtime.reentry.Decision;
 import dev.effectful.runtime.reentry.IntentState;
 import dev.effectful.runtime.reentry.Phase;
@@ -49,8 +50,8 @@ class AuditAgreesWithEngineTest {
                     // a covered client sends the header's key, and the journal records it going out (key_sent)
                     IntentState unknown = new IntentState(Phase.UNKNOWN, 1, Effect.UNKNOWN, 0, -1, 0)
                             .withKeySent(!header.isEmpty());
-                    Decision d = ReentryRules.decide(unknown, kind, keyable, !probe.isEmpty(), "k", 10);
-                    boolean engineHolds = d instanceof Decision.Refuse r && r.status() == Status.UNKNOWN;
+                    Decision d = ReentryRules.decide(unknown, ApiWords.kind(kind), keyable, !probe.isEmpty(), "k", 10);
+                    boolean engineHolds = d instanceof Decision.Refuse r && r.status() == OutcomeWord.UNKNOWN;
                     assertThat(auditWarns).as("%s keyable=%s header='%s' probe='%s': engine %s", kind, keyable, header,
                             probe, d).isEqualTo(engineHolds);
                 }

@@ -10,6 +10,7 @@ import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.classify.ToolOverrides;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.StartWaits;
+import dev.effectful.runtime.engine.JournalRefusal;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.tool.ToolMethods;
@@ -52,13 +53,13 @@ final class EngineDispatcher implements Dispatcher {
                 // no retry can fix a second copy of the API: permanent, naming the jar and the fix
                 JournalProblem problem = foreign.problem(type);
                 AgentLog.errorOnce("foreign-api:" + foreign.loader(), problem.message(), null);
-                return ForeignApi.isRead(type, methodAndDescriptor) ? null : new Refusal(problem.refusal(),
+                return ForeignApi.isRead(type, methodAndDescriptor) ? null : new Refusal(JournalRefusal.outcome(problem),
                         methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
             }
             // the advice would swallow this and run the body unguarded: an effectful call must not
             AgentLog.errorOnce("dispatch", "effectful failed before a call: " + t, t);
-            return isRead(type, methodAndDescriptor) ? null : new Refusal(new JournalProblem(JournalProblem.Cause.OTHER,
-                    "journal unavailable: effectful failed before the call (" + t + ")").refusal(),
+            return isRead(type, methodAndDescriptor) ? null : new Refusal(JournalRefusal.outcome(new JournalProblem(JournalProblem.Cause.OTHER,
+                    "journal unavailable: effectful failed before the call (" + t + ")")),
                     methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;"));
         }
     }
@@ -73,8 +74,8 @@ final class EngineDispatcher implements Dispatcher {
             return enterOrRefuse(type, methodAndDescriptor, self, args);
         } catch (Throwable t) {
             AgentLog.errorOnce("dispatch", "effectful failed before a call: " + t, t);
-            return isRead(type, methodAndDescriptor) ? null : new Refusal(new JournalProblem(JournalProblem.Cause.OTHER,
-                    "journal unavailable: effectful failed before the call (" + t + ")").refusal(), false);
+            return isRead(type, methodAndDescriptor) ? null : new Refusal(JournalRefusal.outcome(new JournalProblem(JournalProblem.Cause.OTHER,
+                    "journal unavailable: effectful failed before the call (" + t + ")")), false);
         }
     }
 
@@ -100,11 +101,11 @@ final class EngineDispatcher implements Dispatcher {
         JournalProblem known = starter.refusal().orElse(null);
         if (known != null) {
             // a configuration error (permanent) or a journal another process holds (retryable, 1 s)
-            return new Refusal(known.refusal(), returnsOutcome);
+            return new Refusal(JournalRefusal.outcome(known), returnsOutcome);
         }
         String why = starter.finished() ? "the effectful engine failed to start (" + startFailure() + ")"
                 : "the effectful engine is still rebuilding its intent index from the journal and the task budget ran out";
-        return new Refusal(new JournalProblem(JournalProblem.Cause.OTHER, "journal unavailable: " + why).refusal(),
+        return new Refusal(JournalRefusal.outcome(new JournalProblem(JournalProblem.Cause.OTHER, "journal unavailable: " + why)),
                 returnsOutcome);
     }
 

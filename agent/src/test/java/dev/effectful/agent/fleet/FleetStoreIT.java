@@ -1,5 +1,6 @@
 package dev.effectful.agent.fleet;
 
+import dev.effectful.runtime.engine.ApiWords;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.runtime.journal.Kind;
@@ -85,7 +86,7 @@ class FleetStoreIT {
     static final IntentStore.IntentMeta META = new IntentStore.IntentMeta("task-1", "charge", "money");
 
     static IntentStore.Rule rule(EffectKind kind, boolean probe) {
-        return (s, now) -> ReentryRules.decide(s, kind, false, probe, "k", now);
+        return (s, now) -> ReentryRules.decide(s, ApiWords.kind(kind), false, probe, "k", now);
     }
 
     static JournalRecord outcome(String key, int attempt, String outcome, String effect, String result) {

@@ -248,13 +248,13 @@ final class Admission {
         try {
             d = store.decideAndClaim(call.intentKey(), new IntentStore.IntentMeta(task.id(), tool.verb(),
                             tool.kindWord()),
-                    (state, now) -> ReentryRules.decide(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
+                    (state, now) -> ReentryRules.decide(state, ApiWords.kind(tool.kind()), tool.keyable(), tool.probe().isPresent(),
                             call.intentKey(), now, hint, approvalRule(tool)),
                     task.hasBudget() ? task.leftNanos() : NO_BUDGET_WAIT_NANOS);
         } catch (StoreUnavailableException e) {
             JournalProblem down = new JournalProblem(e.misconfigured() ? JournalProblem.Cause.MISCONFIGURED
                     : JournalProblem.Cause.STORE_DOWN, e.getMessage());
-            refusals.refuse(call, down.status(), EffectApplied.NO, down.retryAfterS(), e.getMessage()
+            refusals.refuse(call, JournalRefusal.status(down), EffectApplied.NO, down.retryAfterS(), e.getMessage()
                     + "; the call was not made");
             return;
         }
@@ -263,7 +263,7 @@ final class Admission {
         } else if (d instanceof Decision.Replay replay) {
             replays.replay(call, replay);
         } else if (d instanceof Decision.Refuse r) {
-            refusals.refuse(call, r.status(), r.effect(), r.retryAfterS(), r.message()
+            refusals.refuse(call, ApiWords.status(r.status()), ApiWords.applied(r.effect()), r.retryAfterS(), r.message()
                     + Refusals.beyondBudget(call.task(), r.retryAfterS()));
         } else if (d instanceof Decision.Probe p) {
             execution.probeThenDecide(call, p.lastAttempt());

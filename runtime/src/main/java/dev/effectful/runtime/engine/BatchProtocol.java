@@ -1,10 +1,5 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.ApiWords;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.AttemptIds;
 import dev.effectful.Attempt;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
@@ -12,8 +7,12 @@ import dev.effectful.Status;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.runtime.classify.Classification;
 import dev.effectful.runtime.events.Reentry;
+import dev.effectful.runtime.journal.AttemptIds;
+import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.keys.IntentKeys;
 import dev.effectful.runtime.reentry.Decision;
@@ -132,7 +131,7 @@ final class BatchProtocol {
                 }
             }
         } catch (JournalUnavailableException e) {
-            steps.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
+            steps.refuse(call, JournalRefusal.status(e.problem()), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
             return;
         }
         call.markJournaled();
@@ -161,7 +160,7 @@ final class BatchProtocol {
         // an item running on another host is waited for, like a whole call; past the budget it is reported
         Decision d = steps.store().decideAndClaim(p.key, new IntentStore.IntentMeta(call.task().id(), tool.verb(),
                         tool.kind().name().toLowerCase(java.util.Locale.ROOT)),
-                (state, now) -> ReentryRules.decideItem(state, tool.kind(), tool.keyable(), tool.probe().isPresent(),
+                (state, now) -> ReentryRules.decideItem(state, ApiWords.kind(tool.kind()), tool.keyable(), tool.probe().isPresent(),
                         p.key, now), call.task().hasBudget() ? call.task().leftNanos() : Admission.NO_BUDGET_WAIT_NANOS);
         if (d instanceof Decision.Run run) {
             p.plan = Plan.SEND;
@@ -169,7 +168,7 @@ final class BatchProtocol {
         } else if (d instanceof Decision.Replay) {
             p.plan = Plan.DONE;
         } else if (d instanceof Decision.Refuse r) {
-            p.plan = r.status() == Status.PERMANENT ? Plan.REJECTED : r.status() == Status.RETRYABLE ? Plan.WAIT : Plan.HELD;
+            p.plan = r.status() == OutcomeWord.PERMANENT ? Plan.REJECTED : r.status() == OutcomeWord.RETRYABLE ? Plan.WAIT : Plan.HELD;
             p.reason = r.message();
             p.retryAfterS = r.retryAfterS();
         } else if (d instanceof Decision.Probe probe) {

@@ -1,6 +1,5 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.ApiWords;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;

@@ -1,6 +1,5 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.ApiWords;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Outcome;

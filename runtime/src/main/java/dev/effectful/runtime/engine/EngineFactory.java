@@ -275,7 +275,7 @@ public final class EngineFactory {
     private static JournalAccess unavailable(EffectfulConfig config, Exception e) {
         JournalProblem problem = JournalOpenFailures.classify(config.journalDir(), e);
         AgentLog.errorOnce("journal-open", problem.message() + "; effectful tool calls will be refused ("
-                + problem.status().name().toLowerCase(java.util.Locale.ROOT) + ", effect no) and READ tools run"
+                + JournalRefusal.status(problem).name().toLowerCase(java.util.Locale.ROOT) + ", effect no) and READ tools run"
                 + " unjournaled", null);
         return JournalAccess.unavailable(problem);
     }

@@ -69,7 +69,7 @@ final class Execution {
             if (!call.tool.isRead()) {
                 store.abandon(call.intentKey(), attempt);
                 // the cause decides: a journal that is misplaced or damaged is permanent, a full disk passes
-                refusals.refuse(call, e.status(), EffectApplied.NO, e.retryAfterS(), e.getMessage()
+                refusals.refuse(call, JournalRefusal.status(e.problem()), EffectApplied.NO, e.retryAfterS(), e.getMessage()
                         + "; the call was not made");
                 return;
             }

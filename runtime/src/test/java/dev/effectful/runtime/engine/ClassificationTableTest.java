@@ -188,8 +188,8 @@ class ClassificationTableTest {
         List<JournalRecord> written = engine.journal.since(mark);
         assertThat(written).extracting(JournalRecord::type).as(method + " records written")
                 .containsExactly(RecordType.INTENT, RecordType.OUTCOME);
-        assertThat(written.get(1).outcome()).as(method + " outcome record").isEqualTo(dev.effectful.runtime.journal.ApiWords.outcome(status));
-        assertThat(written.get(1).effectApplied()).as(method + " outcome record effect").isEqualTo(dev.effectful.runtime.journal.ApiWords.effect(effect));
+        assertThat(written.get(1).outcome()).as(method + " outcome record").isEqualTo(ApiWords.outcome(status));
+        assertThat(written.get(1).effectApplied()).as(method + " outcome record effect").isEqualTo(ApiWords.effect(effect));
         // the interrupt that ended a deadline row must not leak into the next call on this thread
         assertThat(Thread.interrupted()).as("interrupt left set").isFalse();
     }

@@ -2,6 +2,7 @@ package dev.effectful.runtime.journal;
 
 import dev.effectful.Outcome;
 import dev.effectful.Status;
+import dev.effectful.runtime.engine.JournalRefusal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,7 +39,7 @@ class JournalDirectoryTest {
         assertThatThrownBy(() -> ChronicleJournal.openWriter(dir, false, null, null))
                 .isInstanceOfSatisfying(JournalDirectoryException.class, e -> {
                     assertThat(e.problem().cause()).isEqualTo(JournalProblem.Cause.NOT_A_JOURNAL);
-                    assertThat(e.problem().status()).isEqualTo(Status.PERMANENT);
+                    assertThat(JournalRefusal.status(e.problem())).isEqualTo(Status.PERMANENT);
                     assertThat(e.getMessage()).contains("'pom.xml'", "effectful.journal.dir", "new or empty directory");
                 });
         assertThat(mode(dir)).isEqualTo("rwxr-xr-x");
@@ -104,15 +105,15 @@ class JournalDirectoryTest {
     @Test
     void theOnePlaceThatMapsCausesToOutcomes() {
         for (JournalProblem.Cause c : JournalProblem.Cause.values()) {
-            Outcome<Object> o = new JournalProblem(c, "why").refusal();
+            Outcome<Object> o = JournalRefusal.outcome(new JournalProblem(c, "why"));
             assertThat(o.effectApplied()).isEqualTo(dev.effectful.EffectApplied.NO);
             assertThat(o.message()).isEqualTo("why; the call was not made");
         }
-        assertThat(new JournalProblem(JournalProblem.Cause.MISCONFIGURED, "m").refusal().status()).isEqualTo(Status.PERMANENT);
-        assertThat(new JournalProblem(JournalProblem.Cause.NOT_A_JOURNAL, "m").refusal().status()).isEqualTo(Status.PERMANENT);
-        assertThat(new JournalProblem(JournalProblem.Cause.PERMISSION_DENIED, "m").status()).isEqualTo(Status.PERMANENT);
-        assertThat(new JournalProblem(JournalProblem.Cause.DISK_FULL, "m").status()).isEqualTo(Status.RETRYABLE);
-        Outcome<Object> held = new JournalProblem(JournalProblem.Cause.LOCK_HELD, "m").refusal();
+        assertThat(JournalRefusal.outcome(new JournalProblem(JournalProblem.Cause.MISCONFIGURED, "m")).status()).isEqualTo(Status.PERMANENT);
+        assertThat(JournalRefusal.outcome(new JournalProblem(JournalProblem.Cause.NOT_A_JOURNAL, "m")).status()).isEqualTo(Status.PERMANENT);
+        assertThat(JournalRefusal.status(new JournalProblem(JournalProblem.Cause.PERMISSION_DENIED, "m"))).isEqualTo(Status.PERMANENT);
+        assertThat(JournalRefusal.status(new JournalProblem(JournalProblem.Cause.DISK_FULL, "m"))).isEqualTo(Status.RETRYABLE);
+        Outcome<Object> held = JournalRefusal.outcome(new JournalProblem(JournalProblem.Cause.LOCK_HELD, "m"));
         assertThat(held.status()).isEqualTo(Status.RETRYABLE);
         assertThat(held.retryAfterS()).isEqualTo(1L);
     }

@@ -3,6 +3,7 @@ package dev.effectful.runtime.journal;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Status;
+import dev.effectful.runtime.engine.ApiWords;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.wire.Wire;
 import net.openhft.chronicle.wire.WireType;

@@ -1,10 +1,10 @@
 package dev.effectful.runtime.reentry;
 
 import dev.effectful.EffectKind;
-import dev.effectful.Status;
-import dev.effectful.runtime.journal.ApiWords;
+import dev.effectful.runtime.engine.ApiWords;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,8 +41,8 @@ class JournalRulesTest {
                 for (boolean probe : new boolean[] {false, true}) {
                     IntentState unknown = new IntentState(Phase.UNKNOWN, 1, Effect.UNKNOWN, 0, -1, NOW - 10)
                             .withKeySent(keySent);
-                    Decision d = ReentryRules.decide(unknown, declared, keyable, probe, "k", NOW);
-                    boolean held = d instanceof Decision.Refuse r && r.status() == Status.UNKNOWN;
+                    Decision d = ReentryRules.decide(unknown, k, keyable, probe, "k", NOW);
+                    boolean held = d instanceof Decision.Refuse r && r.status() == OutcomeWord.UNKNOWN;
                     assertThat(held).as("%s keyable=%s keySent=%s probe=%s -> %s", declared, keyable, keySent, probe, d)
                             .isEqualTo(!k.settlesByItself(keyable || keySent, probe));
                     if (!probe) {
@@ -64,8 +64,8 @@ class JournalRulesTest {
             mode = EnumSource.Mode.EXCLUDE)
     void aPhaseIsUnresolvedExactlyWhenTheTableHoldsAMoneyCallWithoutProbeInIt(Phase p) {
         IntentState s = new IntentState(p, 1, p.unresolved() ? Effect.UNKNOWN : Effect.NO, 0, -1, NOW - 10);
-        Decision d = ReentryRules.decide(s, EffectKind.MONEY, false, false, "k", NOW);
-        boolean held = d instanceof Decision.Refuse r && r.status() == Status.UNKNOWN;
+        Decision d = ReentryRules.decide(s, Kind.MONEY, false, false, "k", NOW);
+        boolean held = d instanceof Decision.Refuse r && r.status() == OutcomeWord.UNKNOWN;
         assertThat(held).as(p + " -> " + d).isEqualTo(p.unresolved());
         assertThat(s.isUnresolved()).isEqualTo(p.unresolved());
     }

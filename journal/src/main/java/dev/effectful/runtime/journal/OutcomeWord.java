@@ -3,20 +3,20 @@ package dev.effectful.runtime.journal;
 import java.util.Locale;
 
 /**
- * Whether a call's effect was applied, as outcome, probe and resolution records say it.
+ * How a call ended, as an outcome record (and a probe that settled an intent) says it.
  *
  * <p>Inside the process this enum is the value; on disk it is {@link #word()}, exactly the word
  * journals have always carried. Only the codecs ({@link RecordCodec}, the index snapshot) turn a
  * word back into a constant, with {@link #fromWord}. The CLI loads this class without the API's
- * classes, so it names none of them; {@link ApiWords} maps to and from the API's enums.
+ * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
-public enum Effect {
-    YES, NO, PARTIAL, UNKNOWN;
+public enum OutcomeWord {
+    OK, RETRYABLE, PERMANENT, UNKNOWN;
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
 
-    private static final Effect[] VALUES = values();
+    private static final OutcomeWord[] VALUES = values();
 
     /** The lower-case word written in the journal and shown by the CLI. */
     public String word() {
@@ -24,11 +24,11 @@ public enum Effect {
     }
 
     /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
-    public static Effect fromWord(String word) {
+    public static OutcomeWord fromWord(String word) {
         if (word == null) {
             return null;
         }
-        for (Effect v : VALUES) {
+        for (OutcomeWord v : VALUES) {
             if (v.word().equals(word)) {
                 return v;
             }

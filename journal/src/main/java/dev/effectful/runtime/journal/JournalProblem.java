@@ -1,15 +1,10 @@
 package dev.effectful.runtime.journal;
 
-import dev.effectful.EffectApplied;
-import dev.effectful.Outcome;
-import dev.effectful.Status;
-
-import java.util.List;
 import java.util.Objects;
 
 /**
- * Why effectful calls cannot be journaled now, typed by what a retry can do about it. The one place
- * where a cause becomes a caller's outcome ({@link #refusal()}): a cause a retry cannot fix (a
+ * Why effectful calls cannot be journaled now, typed by what a retry can do about it (the engine's
+ * {@code JournalRefusal} turns it into a caller's outcome): a cause a retry cannot fix (a
  * misconfiguration, a path that is a file, a directory that is not a journal, a permission) is
  * permanent; a passing one (a lock held by a live process, a full disk, a store that is down) is
  * retryable, with a retry-after when a time is known.
@@ -65,19 +60,10 @@ public record JournalProblem(Cause cause, String message) {
         Objects.requireNonNull(message, "message");
     }
 
-    /** The outcome's status for this problem. */
-    public Status status() {
-        return cause.permanent() ? Status.PERMANENT : Status.RETRYABLE;
-    }
 
     /** Seconds before a retry is worth it, when known; else null. */
     public Long retryAfterS() {
         return cause.retryAfterS();
     }
 
-    /** What a refused effectful call receives: nothing was done, so the effect is always no. */
-    public <T> Outcome<T> refusal() {
-        return new Outcome<>(status(), EffectApplied.NO, null, null, retryAfterS(), null,
-                message + "; the call was not made", null, List.of());
-    }
 }

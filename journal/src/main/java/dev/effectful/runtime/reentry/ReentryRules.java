@@ -1,10 +1,8 @@
 package dev.effectful.runtime.reentry;
 
-import dev.effectful.EffectApplied;
-import dev.effectful.EffectKind;
-import dev.effectful.Status;
-import dev.effectful.runtime.journal.ApiWords;
 import dev.effectful.runtime.journal.Effect;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.OutcomeWord;
 
 /**
  * The re-entry table of the README, in one place: what a call does when the journal already knows
@@ -52,10 +50,10 @@ public final class ReentryRules {
     }
 
     /** The table for one item of a batch call. */
-    public static Decision decideItem(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe,
+    public static Decision decideItem(IntentState s, Kind kind, boolean keyable, boolean hasProbe,
                                       String itemKey, long nowMillis) {
         if (s != null && s.phase() == Phase.PERMANENT) {
-            return new Decision.Refuse(Status.PERMANENT, EffectApplied.NO, null, "refused earlier; not sent again");
+            return new Decision.Refuse(OutcomeWord.PERMANENT, Effect.NO, null, "refused earlier; not sent again");
         }
         return decide(s, kind, keyable, hasProbe, itemKey, nowMillis);
     }
@@ -67,7 +65,7 @@ public final class ReentryRules {
      *                intent key, whatever the kind. A {@code keyHeader} alone is not this; the state's
      *                {@link IntentState#keySent} says whether the unknown attempt's key went out
      */
-    public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,
+    public static Decision decide(IntentState s, Kind kind, boolean keyable, boolean hasProbe, String intentKey,
                                   long nowMillis) {
         return decide(s, kind, keyable, hasProbe, intentKey, nowMillis, ResolveHint.generic());
     }
@@ -84,15 +82,15 @@ public final class ReentryRules {
     }
 
     /** As above; a held intent's message names {@code hint}'s command, ready to paste. */
-    public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,
+    public static Decision decide(IntentState s, Kind kind, boolean keyable, boolean hasProbe, String intentKey,
                                   long nowMillis, ResolveHint hint) {
         return decide(s, kind, keyable, hasProbe, intentKey, nowMillis, hint, ApprovalRule.NONE);
     }
 
     /** As above, approvals first ({@link #decideApproval}); READ tools never wait for one. */
-    public static Decision decide(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe, String intentKey,
+    public static Decision decide(IntentState s, Kind kind, boolean keyable, boolean hasProbe, String intentKey,
                                   long nowMillis, ResolveHint hint, ApprovalRule approval) {
-        if (kind != EffectKind.READ) {
+        if (kind != Kind.READ) {
             Decision a = decideApproval(s, approval, nowMillis);
             if (a != null) {
                 return a;
@@ -155,13 +153,13 @@ public final class ReentryRules {
                 + "; not run; do not retry";
     }
 
-    private static Decision decideReentry(IntentState s, EffectKind kind, boolean keyable, boolean hasProbe,
+    private static Decision decideReentry(IntentState s, Kind kind, boolean keyable, boolean hasProbe,
                                           String intentKey, long nowMillis, ResolveHint hint) {
         if (s == null) {
             return new Decision.Run(1);
         }
         int next = s.attempts() + 1;
-        if (kind == EffectKind.READ) {
+        if (kind == Kind.READ) {
             return new Decision.Run(next);
         }
         switch (s.phase()) {
@@ -171,7 +169,7 @@ public final class ReentryRules {
             case RETRYABLE -> {
                 if (s.retryAfterUntil() > nowMillis && s.effectApplied() != Effect.UNKNOWN) {
                     long left = (s.retryAfterUntil() - nowMillis + 999) / 1000;
-                    return new Decision.Refuse(Status.RETRYABLE, EffectApplied.NO, left,
+                    return new Decision.Refuse(OutcomeWord.RETRYABLE, Effect.NO, left,
                             "the service asked to wait: retry after " + left + " s; not sent again before then");
                 }
                 return new Decision.Run(next);
@@ -190,10 +188,10 @@ public final class ReentryRules {
                 }
                 // the key header alone is no promise: only a key seen going out (or the user's keyable = true)
                 // lets the service deduplicate the re-run; a request through an uncovered client carried none
-                if (ApiWords.kind(kind).runsAgainAfterUnknown(keyable || s.keySent())) {
+                if (kind.runsAgainAfterUnknown(keyable || s.keySent())) {
                     return new Decision.Run(next);
                 }
-                return new Decision.Refuse(Status.UNKNOWN, EffectApplied.UNKNOWN, null,
+                return new Decision.Refuse(OutcomeWord.UNKNOWN, Effect.UNKNOWN, null,
                         "attempt " + s.attempts() + " of this " + kind.name().toLowerCase(java.util.Locale.ROOT)
                                 + " may have applied and no probe is declared: held until a person resolves it; "
                                 + hint.sentence(intentKey) + "; do not retry");

@@ -8,7 +8,7 @@ import java.util.Locale;
  * <p>Inside the process this enum is the value; on disk it is {@link #word()}, exactly the word
  * journals have always carried. Only the codecs ({@link RecordCodec}, the index snapshot) turn a
  * word back into a constant, with {@link #fromWord}. The CLI loads this class without the API's
- * classes, so it names none of them; {@link ApiWords} maps to and from the API's enums.
+ * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
 public enum Kind {
     READ(true), IDEMPOTENT(true), CREATE(false), SEND(false), MONEY(false), DESTRUCTIVE(false);

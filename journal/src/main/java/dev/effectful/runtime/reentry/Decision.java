@@ -36,7 +36,8 @@ public sealed interface Decision {
     }
 
     /** Answer at once without running: held unknown, or a Retry-After that has not passed. */
-    record Refuse(dev.effectful.Status status, dev.effectful.EffectApplied effect, Long retryAfterS, String message)
+    record Refuse(dev.effectful.runtime.journal.OutcomeWord status, dev.effectful.runtime.journal.Effect effect,
+                  Long retryAfterS, String message)
             implements Decision {
     }
 

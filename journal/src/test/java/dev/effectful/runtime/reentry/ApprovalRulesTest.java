@@ -1,6 +1,5 @@
 package dev.effectful.runtime.reentry;
 
-import dev.effectful.EffectKind;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.Kind;
@@ -22,7 +21,7 @@ class ApprovalRulesTest {
     private static final long HOUR = 3_600_000L;
     private static final ReentryRules.ApprovalRule REQUIRED = new ReentryRules.ApprovalRule(true, HOUR);
 
-    private static Decision decide(IntentState s, EffectKind kind, ReentryRules.ApprovalRule rule, long now) {
+    private static Decision decide(IntentState s, Kind kind, ReentryRules.ApprovalRule rule, long now) {
         return ReentryRules.decide(s, kind, false, false, "k", now, ResolveHint.generic(), rule);
     }
 
@@ -45,8 +44,8 @@ class ApprovalRulesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = EffectKind.class, names = "READ", mode = EnumSource.Mode.EXCLUDE)
-    void theFirstCallRequestsApprovalAndRunsNothing(EffectKind kind) {
+    @EnumSource(value = Kind.class, names = "READ", mode = EnumSource.Mode.EXCLUDE)
+    void theFirstCallRequestsApprovalAndRunsNothing(Kind kind) {
         Decision d = decide(null, kind, REQUIRED, NOW);
         assertThat(d).isInstanceOf(Decision.RequestApproval.class);
         Decision.RequestApproval r = (Decision.RequestApproval) d;
@@ -56,8 +55,8 @@ class ApprovalRulesTest {
 
     @Test
     void withoutTheRuleAFirstCallRunsAndReadsNeverWait() {
-        assertThat(decide(null, EffectKind.MONEY, ReentryRules.ApprovalRule.NONE, NOW)).isEqualTo(new Decision.Run(1));
-        assertThat(decide(null, EffectKind.READ, REQUIRED, NOW)).isEqualTo(new Decision.Run(1));
+        assertThat(decide(null, Kind.MONEY, ReentryRules.ApprovalRule.NONE, NOW)).isEqualTo(new Decision.Run(1));
+        assertThat(decide(null, Kind.READ, REQUIRED, NOW)).isEqualTo(new Decision.Run(1));
     }
 
     @Test
@@ -66,14 +65,14 @@ class ApprovalRulesTest {
                 .kind(Kind.MONEY).started(NOW - 1_000).outcome(OutcomeWord.RETRYABLE).build());
         assertThat(s.phase()).isEqualTo(Phase.AWAITING_APPROVAL);
         assertThat(s.isUnresolved()).as("listed apart from unknown effects").isFalse();
-        Decision d = decide(s, EffectKind.MONEY, REQUIRED, NOW);
+        Decision d = decide(s, Kind.MONEY, REQUIRED, NOW);
         assertThat(d).isInstanceOf(Decision.AwaitApproval.class);
         assertThat(((Decision.AwaitApproval) d).message()).contains("requested 5 s ago", "still pending");
         // the configuration was changed since: a request made stays the intent's, and still waits
-        assertThat(decide(s, EffectKind.MONEY, new ReentryRules.ApprovalRule(false, HOUR), NOW))
+        assertThat(decide(s, Kind.MONEY, new ReentryRules.ApprovalRule(false, HOUR), NOW))
                 .isInstanceOf(Decision.AwaitApproval.class);
         // a refusal ages the intent, not the request: expiry counts from the request
-        Decision late = decide(s, EffectKind.MONEY, REQUIRED, NOW - 5_000 + HOUR);
+        Decision late = decide(s, Kind.MONEY, REQUIRED, NOW - 5_000 + HOUR);
         assertThat(late).isInstanceOf(Decision.ExpireApproval.class);
         assertThat(((Decision.ExpireApproval) late).message()).contains("expired", "1h");
     }
@@ -81,7 +80,7 @@ class ApprovalRulesTest {
     @Test
     void theWaitIsNeverLongerThanWhatIsLeftBeforeTheExpiry() {
         IntentState s = fold(requested(NOW - HOUR + 3_000));
-        Decision.AwaitApproval d = (Decision.AwaitApproval) decide(s, EffectKind.SEND, REQUIRED, NOW);
+        Decision.AwaitApproval d = (Decision.AwaitApproval) decide(s, Kind.SEND, REQUIRED, NOW);
         assertThat(d.retryAfterS()).isEqualTo(3L);
     }
 
@@ -89,16 +88,16 @@ class ApprovalRulesTest {
     void approvedRunsTheBodyOnceThenTheUsualTableTakesOver() {
         IntentState approved = fold(requested(NOW - 5_000), verdict("approved", "fine"));
         assertThat(approved.phase()).isEqualTo(Phase.APPROVED);
-        assertThat(decide(approved, EffectKind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Run(1));
+        assertThat(decide(approved, Kind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Run(1));
         JournalRecord intent = JournalRecord.of(RecordType.INTENT).intentKey("k").kind(Kind.MONEY).attempt(1)
                 .started(NOW).build();
         JournalRecord ok = JournalRecord.of(RecordType.OUTCOME).intentKey("k").kind(Kind.MONEY).attempt(1)
                 .started(NOW).outcome(OutcomeWord.OK).effectApplied(Effect.YES).result("\"done\"").build();
         IntentState done = StateTransitions.next(StateTransitions.next(approved, 2, intent), 3, ok);
-        assertThat(decide(done, EffectKind.MONEY, REQUIRED, NOW)).as("a repeat gets the stored result")
+        assertThat(decide(done, Kind.MONEY, REQUIRED, NOW)).as("a repeat gets the stored result")
                 .isEqualTo(new Decision.Replay(3));
         IntentState crashed = StateTransitions.next(approved, 2, intent);
-        assertThat(decide(crashed, EffectKind.MONEY, REQUIRED, NOW)).as("an approved call that died is held, not"
+        assertThat(decide(crashed, Kind.MONEY, REQUIRED, NOW)).as("an approved call that died is held, not"
                 + " asked for approval again").isInstanceOf(Decision.Refuse.class);
     }
 
@@ -106,14 +105,14 @@ class ApprovalRulesTest {
     void deniedAndExpiredAreRefusedForGoodWithTheNote() {
         IntentState denied = fold(requested(NOW - 5_000), verdict("denied", "no budget"));
         assertThat(denied.phase()).isEqualTo(Phase.DENIED);
-        assertThat(decide(denied, EffectKind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Denied(1, null, false));
+        assertThat(decide(denied, Kind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Denied(1, null, false));
         assertThat(ReentryRules.deniedMessage(false, "no budget")).contains("denied", "no budget", "do not retry");
         IntentState expired = fold(requested(NOW - 5_000), verdict("expired", null));
-        assertThat(decide(expired, EffectKind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Denied(1, null, true));
+        assertThat(decide(expired, Kind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Denied(1, null, true));
         assertThat(ReentryRules.deniedMessage(true, null)).contains("expired");
         // a shared store carries the note itself
         IntentState fromStore = new IntentState(Phase.DENIED, 0, Effect.NO, 0, -1, NOW, "no budget");
-        assertThat(decide(fromStore, EffectKind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Denied(-1, "no budget", false));
+        assertThat(decide(fromStore, Kind.MONEY, REQUIRED, NOW)).isEqualTo(new Decision.Denied(-1, "no budget", false));
         // a verdict word this reader does not know denies: never a run on a guess
         assertThat(StateTransitions.approvalPhase("maybe")).isEqualTo(Phase.DENIED);
     }

@@ -3,20 +3,20 @@ package dev.effectful.runtime.journal;
 import java.util.Locale;
 
 /**
- * How a call ended, as an outcome record (and a probe that settled an intent) says it.
+ * What a probe found about an earlier attempt: its effect, nothing, or no answer (it failed).
  *
  * <p>Inside the process this enum is the value; on disk it is {@link #word()}, exactly the word
  * journals have always carried. Only the codecs ({@link RecordCodec}, the index snapshot) turn a
  * word back into a constant, with {@link #fromWord}. The CLI loads this class without the API's
- * classes, so it names none of them; {@link ApiWords} maps to and from the API's enums.
+ * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
-public enum OutcomeWord {
-    OK, RETRYABLE, PERMANENT, UNKNOWN;
+public enum ProbeResult {
+    FOUND, ABSENT, FAILED;
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
 
-    private static final OutcomeWord[] VALUES = values();
+    private static final ProbeResult[] VALUES = values();
 
     /** The lower-case word written in the journal and shown by the CLI. */
     public String word() {
@@ -24,11 +24,11 @@ public enum OutcomeWord {
     }
 
     /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
-    public static OutcomeWord fromWord(String word) {
+    public static ProbeResult fromWord(String word) {
         if (word == null) {
             return null;
         }
-        for (OutcomeWord v : VALUES) {
+        for (ProbeResult v : VALUES) {
             if (v.word().equals(word)) {
                 return v;
             }

@@ -1,7 +1,5 @@
 package dev.effectful.runtime.journal;
 
-import dev.effectful.Status;
-
 /** The journal cannot take a record; the message names the directory and the cause. */
 public class JournalUnavailableException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -29,11 +27,6 @@ public class JournalUnavailableException extends RuntimeException {
 
     public JournalProblem problem() {
         return problem;
-    }
-
-    /** The status a refused call gets (see {@link JournalProblem#refusal()}). */
-    public Status status() {
-        return problem.status();
     }
 
     public Long retryAfterS() {
