@@ -46,8 +46,8 @@ public final class FleetBench {
 
     private static String postgres(boolean fsync, int calls) throws Exception {
         try (PostgresServer pg = PostgresServer.start(fsync)) {
-            return measure("postgres", new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES, pg.url(),
-                    PostgresServer.USER, PostgresServer.PASSWORD, Duration.ofSeconds(30), Duration.ofSeconds(5)), calls);
+            return measure("postgres", new EffectfulConfig.Store("postgres", new dev.effectful.store.postgres.PostgresSettings(
+                    pg.url(), PostgresServer.USER, PostgresServer.PASSWORD, Duration.ofSeconds(30), Duration.ofSeconds(5))), calls);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.effectful.runtime.journal.Kind;
 import dev.effectful.EffectKind;
 import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.store.postgres.PostgresIntentStore;
+import dev.effectful.store.postgres.PostgresSettings;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Decision;
@@ -61,13 +62,17 @@ class FleetStoreIT {
         open.forEach(PostgresIntentStore::close);
     }
 
-    static EffectfulConfig.Store cfg(Duration lease) {
+    static PostgresSettings cfg(Duration lease) {
         return cfg(lease, Duration.ofSeconds(5));
     }
 
-    static EffectfulConfig.Store cfg(Duration lease, Duration timeout) {
-        return new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES, pg.url(), PostgresServer.USER,
-                PostgresServer.PASSWORD, lease, timeout);
+    static PostgresSettings cfg(Duration lease, Duration timeout) {
+        return new PostgresSettings(pg.url(), PostgresServer.USER, PostgresServer.PASSWORD, lease, timeout);
+    }
+
+    /** The configuration's store entry, as the CLI hands it to the provider. */
+    static EffectfulConfig.Store store(Duration lease) {
+        return new EffectfulConfig.Store("postgres", cfg(lease));
     }
 
     PostgresIntentStore host(Duration lease) {
@@ -184,7 +189,7 @@ class FleetStoreIT {
         a.apply(0, intent("res-1", 1));
         a.apply(1, outcome("res-1", 1, "unknown", "unknown", null));
         // through the service lookup, as the CLI finds it
-        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(cfg(Duration.ofSeconds(30)))) {
+        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)))) {
             assertThat(view.unresolved()).extracting(StoreView.Unresolved::intentKey).contains("res-1");
             assertThat(view.tasks()).extracting(StoreView.TaskLine::task).contains("task-1");
             assertThat(view.resolve("res-1", false, "card statement shows no charge"))
@@ -294,7 +299,7 @@ class FleetStoreIT {
         a.decideAndClaim("res-r", META, rule(EffectKind.MONEY, false), SHORT);
         a.apply(0, intent("res-r", 1));
         a.apply(1, outcome("res-r", 1, "unknown", "unknown", null));
-        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(cfg(Duration.ofSeconds(30)))) {
+        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)))) {
             assertThat(view.resolve("res-r", true, "the card statement shows it", "\"ch-77\""))
                     .isEqualTo(StoreView.Resolution.RESOLVED);
         }
@@ -305,7 +310,7 @@ class FleetStoreIT {
 
     @Test
     void aWrongPasswordIsAMisconfigurationThatNamesTheSettingsNotAPassingOutage() {
-        PostgresIntentStore wrong = PostgresIntentStore.open(new EffectfulConfig.Store(EffectfulConfig.StoreKind.POSTGRES,
+        PostgresIntentStore wrong = PostgresIntentStore.open(new PostgresSettings(
                 pg.url(), PostgresServer.USER, "not-the-password", Duration.ofSeconds(2), Duration.ofSeconds(5)),
                 Duration.ofDays(7), new LocalIntentIndex());
         open.add(wrong);
@@ -415,7 +420,7 @@ class FleetStoreIT {
 
     @Test
     void thePasswordIsNeverShown() {
-        EffectfulConfig.Store s = cfg(Duration.ofSeconds(1));
+        PostgresSettings s = cfg(Duration.ofSeconds(1));
         assertThat(s.toString()).doesNotContain(PostgresServer.PASSWORD).contains("password=***");
     }
 }

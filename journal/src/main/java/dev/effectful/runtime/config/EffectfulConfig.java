@@ -1,5 +1,10 @@
 package dev.effectful.runtime.config;
 
+import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.IntentStoreProviders;
+import dev.effectful.runtime.store.StoreKeys;
+import dev.effectful.runtime.store.StoreSettings;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -154,19 +160,12 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
      */
     public static final String JOURNAL_RESERVE = "effectful.journal.reserve";
 
-    /** Where intents are decided: {@code local} (this host's journal index) or {@code postgres} (shared by a fleet). */
+    /**
+     * Where intents are decided: {@code local} (this host's journal index) or a shared store's kind
+     * ({@code postgres}: a fleet). A store reads its own keys ({@code effectful.store.*}), see
+     * {@link dev.effectful.runtime.store.IntentStoreProvider#keys()}.
+     */
     public static final String STORE = "effectful.store";
-    /** JDBC URL of the shared store, e.g. {@code jdbc:postgresql://db:5432/effectful}. */
-    public static final String STORE_URL = "effectful.store.url";
-    public static final String STORE_USER = "effectful.store.user";
-    /** Also from the environment as {@code EFFECTFUL_STORE_PASSWORD}; never logged. */
-    public static final String STORE_PASSWORD = "effectful.store.password";
-    /** A file whose content (trailing newline removed) is the password; used when no password is given directly. */
-    public static final String STORE_PASSWORD_FILE = "effectful.store.password.file";
-    /** How long a claim outlives a host that stopped renewing it (default 30s; renewed every third of it). */
-    public static final String STORE_LEASE = "effectful.store.lease";
-    /** Connect and statement timeout towards the store (default 2s), further capped by the task budget. */
-    public static final String STORE_TIMEOUT = "effectful.store.timeout";
 
     /**
      * The budget of a task that a framework integration opens for a request without one (a
@@ -195,10 +194,40 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     /** Journal roll cycles {@link #ROLL_CYCLE} accepts. */
     public static final List<String> ROLL_CYCLES = List.of("daily", "hourly", "minutely", "five_minutely", "secondly");
 
-    /** Every key, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
+    /** The configuration's own keys, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
     public static final List<String> KEYS = List.of(JOURNAL_DIR, SYNC, RETENTION, FAILURE, CLASSIFIER_FILE, LOG_LEVEL,
-            ROLL_CYCLE, JOURNAL_RESERVE, STORE, STORE_URL, STORE_USER, STORE_PASSWORD, STORE_PASSWORD_FILE, STORE_LEASE,
-            STORE_TIMEOUT, TASK_BUDGET, MCP_TRUST_TASK, APPROVAL, APPROVAL_TIMEOUT);
+            ROLL_CYCLE, JOURNAL_RESERVE, STORE, TASK_BUDGET, MCP_TRUST_TASK, APPROVAL, APPROVAL_TIMEOUT);
+
+    /**
+     * Every key: the configuration's own and every store's in this build ({@code effectful.store.*}, named by
+     * its provider). The stores are looked up the first time a store key is met, not at every start.
+     */
+    public static List<String> allKeys() {
+        return AllKeys.LIST;
+    }
+
+    private static final class AllKeys {
+        static final List<String> LIST = withStoreKeys();
+        static final List<String> ENV = LIST.stream().map(EffectfulConfig::envName).toList();
+
+        private static List<String> withStoreKeys() {
+            List<String> all = new ArrayList<>(KEYS);
+            for (IntentStoreProvider p : IntentStoreProviders.all()) {
+                p.keys().stream().filter(k -> !all.contains(k)).forEach(all::add);
+            }
+            return List.copyOf(all);
+        }
+    }
+
+    private static final List<String> OWN_ENV = KEYS.stream().map(EffectfulConfig::envName).toList();
+
+    private static boolean known(String key) {
+        return KEYS.contains(key) || key.startsWith(STORE + ".") && allKeys().contains(key);
+    }
+
+    private static boolean knownEnv(String name) {
+        return OWN_ENV.contains(name) || name.startsWith("EFFECTFUL_STORE_") && AllKeys.ENV.contains(name);
+    }
 
     /** System properties of the command-line tool, not of the agent: known, never warned about. */
     private static final Set<String> TOOL_PROPERTIES = Set.of("effectful.cli.stallMillis");
@@ -216,31 +245,31 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
         }
     }
 
-    /** {@code effectful.store}. */
-    public enum StoreKind { LOCAL, POSTGRES }
-
     /** {@code effectful.mcp.trust_task}: whose task entries an MCP server believes. */
     public enum TrustTask { LOOPBACK, TRUE, FALSE }
 
-    /** The intent store's settings; {@link #toString()} never shows the password. */
-    public record Store(StoreKind kind, String url, String user, String password, Duration lease, Duration timeout) {
+    /**
+     * The intent store: {@code local}, or a shared store's kind with the settings its provider read and
+     * checked ({@link IntentStoreProvider#configure}); {@link #toString()} is the settings' own
+     * description, which never shows a password.
+     */
+    public record Store(String kind, StoreSettings settings) {
 
-        public static final Store LOCAL = new Store(StoreKind.LOCAL, null, null, null, Duration.ofSeconds(30),
-                Duration.ofSeconds(2));
+        /** This host's journal index decides alone. */
+        public static final Store LOCAL = new Store("local", null);
 
-        /** The URL without its query string (which may carry credentials): for messages and logs. */
-        public String safeUrl() {
-            if (url == null) {
-                return "local";
-            }
-            int q = url.indexOf('?');
-            return q < 0 ? url : url.substring(0, q);
+        public Store {
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        /** Whether this host decides alone (no shared store). */
+        public boolean isLocal() {
+            return settings == null;
         }
 
         @Override
         public String toString() {
-            return "Store[" + kind.name().toLowerCase(Locale.ROOT) + " " + safeUrl() + " user=" + user + " lease=" + lease
-                    + " timeout=" + timeout + (password == null ? "" : " password=***") + "]";
+            return "Store[" + kind + (settings == null ? "" : " " + settings.describe()) + "]";
         }
     }
 
@@ -315,22 +344,22 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
         return read(agentArgs).isSet(key);
     }
 
-    static Loaded read(String agentArgs, Properties sys, Map<String, String> env) {
+    /** Reads the configuration from the given agent argument, system properties and environment (tools, tests). */
+    public static Loaded read(String agentArgs, Properties sys, Map<String, String> env) {
         List<Problem> errors = new ArrayList<>();
         Map<String, String> args = parseAgentArgs(agentArgs, errors);
         Loaded loaded = read(args, sys::getProperty, env, errors);
         List<String> warnings = new ArrayList<>(loaded.warnings());
         for (String name : new TreeSet<>(sys.stringPropertyNames())) {
-            if (name.startsWith("effectful.") && !KEYS.contains(name) && !TOOL_PROPERTIES.contains(name)) {
+            if (name.startsWith("effectful.") && !known(name) && !TOOL_PROPERTIES.contains(name)) {
                 warnings.add("effectful: unknown system property -D" + name + " is ignored; did you mean -D"
-                        + nearest(name, KEYS) + "?");
+                        + nearest(name, allKeys()) + "?");
             }
         }
-        List<String> envNames = KEYS.stream().map(EffectfulConfig::envName).toList();
         for (String name : new TreeSet<>(env.keySet())) {
-            if (name.startsWith("EFFECTFUL_") && !envNames.contains(name)) {
+            if (name.startsWith("EFFECTFUL_") && !knownEnv(name)) {
                 warnings.add("effectful: unknown environment variable " + name + " is ignored; did you mean "
-                        + nearest(name, envNames) + "?");
+                        + nearest(name, AllKeys.ENV) + "?");
             }
         }
         return new Loaded(loaded.config(), loaded.errors(), warnings, loaded.given());
@@ -367,39 +396,44 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 new Approvals(v.get(APPROVAL, s -> parseNames(APPROVAL, s), Set.of()),
                         v.get(APPROVAL_TIMEOUT, s -> parseDuration(APPROVAL_TIMEOUT, s), Approvals.NONE.timeout())));
         Set<String> given = new HashSet<>();
-        for (String key : KEYS) {
+        for (String key : config.store().isLocal() ? KEYS : allKeys()) {
             src.get(key).ifPresent(x -> given.add(key));
         }
         return new Loaded(config, errors, List.of(), given);
     }
 
+    /** {@code effectful.store}: local, or a store in this build, which reads and checks its own keys. */
     private static Store store(Source src, Values v) {
-        StoreKind kind = v.get(STORE, s -> parseEnum(StoreKind.class, STORE, s), StoreKind.LOCAL);
-        Duration lease = v.get(STORE_LEASE, s -> parseDuration(STORE_LEASE, s), Store.LOCAL.lease());
-        Duration timeout = v.get(STORE_TIMEOUT, s -> parseDuration(STORE_TIMEOUT, s), Store.LOCAL.timeout());
-        if (kind == StoreKind.LOCAL) {
-            return new Store(kind, null, null, null, lease, timeout);
-        }
-        Optional<String> url = src.get(STORE_URL);
-        if (url.isEmpty()) {
-            v.error(STORE_URL, STORE + "=postgres needs " + STORE_URL + " (jdbc:postgresql://HOST:PORT/DB)");
+        String kind = v.get(STORE, s -> s.toLowerCase(Locale.ROOT), Store.LOCAL.kind());
+        if (kind.equals(Store.LOCAL.kind())) {
             return Store.LOCAL;
         }
-        if (!url.get().startsWith("jdbc:postgresql:")) {
-            v.error(STORE_URL, STORE_URL + " must start with jdbc:postgresql:");
+        Optional<IntentStoreProvider> provider = IntentStoreProviders.find(kind);
+        if (provider.isEmpty()) {
+            List<String> known = new ArrayList<>(List.of(Store.LOCAL.kind()));
+            IntentStoreProviders.all().forEach(p -> known.add(p.kind()));
+            v.error(STORE, STORE + "=" + kind + " is not a store in this build (one of: " + String.join(", ", known)
+                    + "; did you mean " + nearest(kind, known) + "?)");
             return Store.LOCAL;
         }
-        String password = src.get(STORE_PASSWORD).orElse(null);
-        if (password == null && src.get(STORE_PASSWORD_FILE).isPresent()) {
-            Path file = Path.of(src.get(STORE_PASSWORD_FILE).get());
-            try {
-                password = java.nio.file.Files.readString(file).replaceAll("[\\r\\n]+$", "");
-            } catch (java.io.IOException e) {
-                v.error(STORE_PASSWORD_FILE, "cannot read " + STORE_PASSWORD_FILE + "=" + file + ": " + e);
-                return Store.LOCAL;
+        int before = v.errors().size();
+        StoreSettings settings = provider.get().configure(new StoreKeys() {
+            @Override
+            public Optional<String> get(String key) {
+                return Optional.ofNullable(v.get(key, x -> x, null));
             }
-        }
-        return new Store(kind, url.get(), src.get(STORE_USER).orElse(null), password, lease, timeout);
+
+            @Override
+            public Duration duration(String key, Duration fallback) {
+                return v.get(key, x -> parseDuration(key, x), fallback);
+            }
+
+            @Override
+            public void error(String key, String message) {
+                v.error(key, message);
+            }
+        });
+        return v.errors().size() > before || settings == null ? Store.LOCAL : new Store(kind, settings);
     }
 
     /** Parses values, turning a bad one into a {@link Problem} (and its default) instead of an exception. */
@@ -455,21 +489,20 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                     + " separated by ',' not ';' (did you mean '" + args.replace(';', ',') + "'?)"));
             return out;
         }
-        List<String> shortNames = shortNames();
         for (String part : args.split(",", -1)) {
             int eq = part.indexOf('=');
             String rawKey = eq < 0 ? part.trim() : part.substring(0, eq).trim();
             if (eq <= 0 || rawKey.isEmpty()) {
                 errors.add(new Problem("agent argument", "malformed agent argument '" + args + "': '" + part
                         + "' is not key=value" + (rawKey.isEmpty() ? "" : " (did you mean '"
-                        + nearest(rawKey, shortNames) + "=...'?)")));
+                        + nearest(rawKey, shortNames()) + "=...'?)")));
                 continue;
             }
             String key = fullName(rawKey);
             String value = part.substring(eq + 1).trim();
-            if (!KEYS.contains(key)) {
+            if (!known(key)) {
                 String bare = rawKey.startsWith("effectful.") ? rawKey.substring("effectful.".length()) : rawKey;
-                String near = nearest(bare, shortNames);
+                String near = nearest(bare, shortNames());
                 errors.add(new Problem(rawKey, "unknown key '" + rawKey + "' in the agent argument; did you mean '"
                         + near + "' (" + fullName(near) + ")?"));
             } else if (value.isEmpty()) {
@@ -493,7 +526,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     private static List<String> shortNames() {
         List<String> out = new ArrayList<>();
         out.add("journal");
-        for (String k : KEYS) {
+        for (String k : allKeys()) {
             out.add(k.substring("effectful.".length()));
         }
         return out;

@@ -1,6 +1,8 @@
 package dev.effectful.runtime.reentry;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -13,24 +15,30 @@ import java.util.regex.Pattern;
  * @param journalDir the journal directory as a shell word; null: the CLI's default
  * @param store      in fleet mode the shared store's kind ({@code postgres}): the verdict goes there, where
  *                   every host decides, and not into one host's journal; null for a local journal
+ * @param storeEnv   in fleet mode the environment variables that reach the store (its provider's reach keys)
  */
-public record ResolveHint(String jar, String journalDir, String store) {
+public record ResolveHint(String jar, String journalDir, String store, List<String> storeEnv) {
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=@%+,-]+");
 
     /** Without a known jar or directory (tests, a journal that could not be opened). */
     public static ResolveHint generic() {
-        return new ResolveHint("effectful-agent.jar", null, null);
+        return new ResolveHint("effectful-agent.jar", null, null, List.of());
     }
 
     /** For a writer of {@code journalDir}, running from the jar that holds this class if it is one. */
     public static ResolveHint forJournal(Path journalDir) {
-        return new ResolveHint(shellWord(agentJar()), shellWord(journalDir.toAbsolutePath().normalize().toString()), null);
+        return new ResolveHint(shellWord(agentJar()), shellWord(journalDir.toAbsolutePath().normalize().toString()), null,
+                List.of());
     }
 
-    /** For a host of a fleet whose intents are decided in the shared store of {@code kind}. */
-    public static ResolveHint forStore(String kind) {
-        return new ResolveHint(shellWord(agentJar()), null, kind);
+    /**
+     * For a host of a fleet whose intents are decided in the shared store of {@code kind}, reached with
+     * {@code reachKeys} (full key names; the message names them as environment variables).
+     */
+    public static ResolveHint forStore(String kind, List<String> reachKeys) {
+        return new ResolveHint(shellWord(agentJar()), null, kind, reachKeys.stream()
+                .map(k -> k.toUpperCase(Locale.ROOT).replace('.', '_')).toList());
     }
 
     /** The command recording "applied yes" for {@code key}. */
@@ -50,8 +58,8 @@ public record ResolveHint(String jar, String journalDir, String store) {
     /** The sentence a hold message ends with: what to run, and how to say no instead. */
     public String sentence(String key) {
         if (store != null) {
-            return "once you know whether it applied, run, on any host with this host's EFFECTFUL_STORE_URL,"
-                    + " EFFECTFUL_STORE_USER and EFFECTFUL_STORE_PASSWORD (or _PASSWORD_FILE) in its environment: "
+            return "once you know whether it applied, run, on any host with this host's "
+                    + (storeEnv.isEmpty() ? "store settings" : String.join(", ", storeEnv)) + " in its environment: "
                     + command(key) + " (or --applied no if it did not; add --result JSON to give the value every host's"
                     + " repeat returns)";
         }

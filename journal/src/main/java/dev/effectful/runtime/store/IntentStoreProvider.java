@@ -4,17 +4,40 @@ import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 
+import java.util.List;
+
 /**
  * A shared intent store ({@code effectful.store=KIND}), found with {@link java.util.ServiceLoader}:
  * its module lists the implementation in {@code META-INF/services/dev.effectful.runtime.store.IntentStoreProvider}
  * and the agent jar bundles it. The engine asks it for the store every effectful call is decided in;
  * the journal CLI ({@code journal --store KIND}) for a read-and-resolve view of the same data.
  * The local store ({@code effectful.store=local}) is the runtime's own and has no provider.
+ *
+ * <p>A provider owns its configuration: it names its keys ({@link #keys()}), the configuration accepts
+ * them wherever a key may be given, and when {@code effectful.store} names this kind it reads and checks
+ * them ({@link #configure}) at start-up, so a typo fails closed before any call.
  */
 public interface IntentStoreProvider {
 
     /** The value of {@code effectful.store} (and of the CLI's {@code --store}) this provider serves, lower case. */
     String kind();
+
+    /** Every key this store reads, full names under {@code effectful.store.}; documented with the store. */
+    List<String> keys();
+
+    /**
+     * The keys a host needs to reach this store (address, credentials): a held intent's message tells the
+     * person to run the CLI with them in its environment. By default every key.
+     */
+    default List<String> reachKeys() {
+        return keys();
+    }
+
+    /**
+     * Reads and checks this store's keys, reporting each problem on {@code keys}; the result comes back
+     * to this provider as {@code config.store().settings()} in {@link #open} and {@link #openView}.
+     */
+    StoreSettings configure(StoreKeys keys);
 
     /**
      * Opens the store over this host's local index, already rebuilt from its journal. An unreachable

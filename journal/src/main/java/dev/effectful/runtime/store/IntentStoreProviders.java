@@ -1,5 +1,7 @@
 package dev.effectful.runtime.store;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -17,11 +19,21 @@ public final class IntentStoreProviders {
      */
     public static Optional<IntentStoreProvider> find(String kind) {
         String wanted = kind.toLowerCase(Locale.ROOT);
-        for (IntentStoreProvider p : ServiceLoader.load(IntentStoreProvider.class, IntentStoreProvider.class.getClassLoader())) {
-            if (p.kind().equals(wanted)) {
-                return Optional.of(p);
-            }
+        return all().stream().filter(p -> p.kind().equals(wanted)).findFirst();
+    }
+
+    /** Every store provider bundled with the runtime, looked up once. */
+    public static List<IntentStoreProvider> all() {
+        return Found.ALL;
+    }
+
+    private static final class Found {
+        static final List<IntentStoreProvider> ALL = load();
+
+        private static List<IntentStoreProvider> load() {
+            List<IntentStoreProvider> out = new ArrayList<>();
+            ServiceLoader.load(IntentStoreProvider.class, IntentStoreProvider.class.getClassLoader()).forEach(out::add);
+            return List.copyOf(out);
         }
-        return Optional.empty();
     }
 }

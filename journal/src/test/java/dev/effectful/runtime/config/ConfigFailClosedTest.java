@@ -31,11 +31,10 @@ class ConfigFailClosedTest {
             "retention=-1d         | effectful.retention=-1d    | 7d, 12h              | 7d",
             "failure=exceptions    | effectful.failure          | exception, json      | did you mean exception",
             "log.level=verbose     | effectful.log.level        | error, warn, info    | debug",
-            "store=postgress       | effectful.store            | local, postgres      | did you mean postgres",
+            "store=fil             | effectful.store            | local, file          | did you mean file",
             "journal.reserve=lots  | effectful.journal.reserve  | bytes, or with k     | k, m, g",
             "roll.cycle=weekly     | effectful.roll.cycle       | daily, hourly        | did you mean",
-            "store.lease=forever   | effectful.store.lease      | 45s                  | 500ms",
-            "store.timeout=2x      | effectful.store.timeout    | 45s                  | 500ms",
+            "store=file,store.file.dir=/x,store.file.poll=2x | effectful.store.file.poll | 45s | 500ms",
             "task.budget=5 minutes | effectful.task.budget      | 30m                  | 45s",
     })
     void everyInvalidValueIsAnErrorNamingTheKeyTheValueAndWhatIsAllowed(String arg, String names, String allowed,
@@ -81,8 +80,9 @@ class ConfigFailClosedTest {
     }
 
     @Test
-    void postgresWithoutAUrlIsAnError() {
-        assertThat(onlyError(read("store=postgres"))).contains("effectful.store.url");
+    void aStoreWithoutItsRequiredKeyIsAnError() {
+        // the stub store of this module's tests (store/ThirdStoreTest); PostgreSQL's: PostgresSettingsTest
+        assertThat(onlyError(read("store=file"))).contains("effectful.store.file.dir");
     }
 
     @Test
@@ -165,7 +165,7 @@ class ConfigFailClosedTest {
     @Test
     void aValidConfigurationHasNoProblems() {
         EffectfulConfig.Loaded l = read("journal=/tmp/j,sync=INTENT,retention=12h,failure=json,log.level=debug,"
-                + "roll.cycle=hourly,journal.reserve=32m,store.lease=10s");
+                + "roll.cycle=hourly,journal.reserve=32m");
         assertThat(l.errors()).isEmpty();
         assertThat(l.isSet(EffectfulConfig.LOG_LEVEL)).isTrue();
         assertThat(l.isSet(EffectfulConfig.FAILURE)).isTrue();

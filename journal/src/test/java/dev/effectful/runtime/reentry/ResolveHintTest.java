@@ -20,7 +20,8 @@ class ResolveHintTest {
     @Test
     void inFleetModeTheVerdictGoesToTheSharedStoreWithTheHostsStoreSettings() {
         String key = "0123456789abcdef0123456789abcdef";
-        ResolveHint fleet = ResolveHint.forStore("postgres");
+        ResolveHint fleet = ResolveHint.forStore("postgres", java.util.List.of("effectful.store.url", "effectful.store.user",
+                "effectful.store.password"));
         assertThat(fleet.command(key)).contains(" journal --store postgres resolve " + key + " --applied yes")
                 .doesNotContain("--dir");
         assertThat(fleet.sentence(key)).contains("EFFECTFUL_STORE_URL", "EFFECTFUL_STORE_USER", "EFFECTFUL_STORE_PASSWORD",

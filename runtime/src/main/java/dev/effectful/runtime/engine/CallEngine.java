@@ -11,6 +11,8 @@ import dev.effectful.runtime.journal.ResultShapes;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.IntentStoreProviders;
 import dev.effectful.runtime.tool.AsyncShape;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.tool.ToolMethods;
@@ -62,8 +64,9 @@ public final class CallEngine implements AutoCloseable {
         // the journal directory learns each tool's result shape, so resolve --result is checked with no writer up
         this.tools = local ? new ToolMethods(tool -> rememberShape(journal.journal().directory(), tool)) : new ToolMethods();
         // the paste-ready resolve command held intents name
-        ResolveHint hint = config.store().kind() != EffectfulConfig.StoreKind.LOCAL
-                ? ResolveHint.forStore(config.store().kind().name().toLowerCase(java.util.Locale.ROOT))
+        ResolveHint hint = !config.store().isLocal()
+                ? ResolveHint.forStore(config.store().kind(), IntentStoreProviders.find(config.store().kind())
+                        .map(IntentStoreProvider::reachKeys).orElse(java.util.List.of()))
                 : local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
         this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
                 inFlight::isRunning) : null;

@@ -108,10 +108,10 @@ public final class EngineFactory {
             }
         }
         IntentStore decider = intentStore(config, store);
-        if (config.store().kind() != EffectfulConfig.StoreKind.LOCAL && access.available()) {
+        if (!config.store().isLocal() && access.available()) {
             // one fingerprint key for the fleet, so a @Redact @IntentKey intent has one key on every host
-            String kind = config.store().kind().name().toLowerCase(java.util.Locale.ROOT);
-            IntentStoreProviders.find(kind).flatMap(p -> p.fleetKey(config)).ifPresent(fingerprinter::joinFleet);
+            IntentStoreProviders.find(config.store().kind()).flatMap(p -> p.fleetKey(config))
+                    .ifPresent(fingerprinter::joinFleet);
         }
         if (decider instanceof AutoCloseable closable) {
             owned.add(closable);
@@ -258,17 +258,17 @@ public final class EngineFactory {
      * host. Built after the journal replay so that replaying this host's history never writes to it.
      */
     private static IntentStore intentStore(EffectfulConfig config, LocalIntentIndex local) {
-        if (config.store().kind() == EffectfulConfig.StoreKind.LOCAL) {
+        if (config.store().isLocal()) {
             return local;
         }
-        String kind = config.store().kind().name().toLowerCase(java.util.Locale.ROOT);
+        String kind = config.store().kind();
         // every store the configuration accepts is bundled in the agent jar; only a broken build lands here,
         // and then the engine does not start: effectful calls are refused rather than decided locally
         IntentStoreProvider provider = IntentStoreProviders.find(kind).orElseThrow(() -> new IllegalStateException(
                 "effectful.store=" + kind + " but no store module of that kind is in this build"));
         IntentStore shared = provider.open(config, local);
-        AgentLog.info("effectful fleet mode: intents are decided in the " + shared.describe() + " (lease "
-                + config.store().lease().toMillis() + " ms)");
+        AgentLog.info("effectful fleet mode: intents are decided in the " + shared.describe() + " ("
+                + config.store().settings().describe() + ")");
         return shared;
     }
 

@@ -7,6 +7,8 @@ import dev.effectful.runtime.reentry.IntentState;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.StoreKeys;
+import dev.effectful.runtime.store.StoreSettings;
 import dev.effectful.runtime.store.StoreView;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * An engine owns the background threads it starts (retention sweeper, index checkpoints, resolution
  * watch, deadline watchdog, and a shared store's lease renewer) and closing it ends them all. The
  * shared store here is found the way the agent finds PostgreSQL's: through the store service, by a
- * provider this test registers for {@code effectful.store=postgres}.
+ * provider this test registers for {@code effectful.store=threaded}.
  */
 class EngineCloseTest {
 
@@ -36,8 +38,8 @@ class EngineCloseTest {
     void closingTheEngineEndsEveryThreadItStarted() {
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         EffectfulConfig config = EffectfulConfig.load("journal=" + dir.resolve("journal")
-                + ",store=postgres,store.url=jdbc:postgresql://unused.invalid/none");
-        assertThat(config.store().kind()).isEqualTo(EffectfulConfig.StoreKind.POSTGRES);
+                + ",store=threaded");
+        assertThat(config.store().kind()).isEqualTo("threaded");
 
         CallEngine engine = EngineFactory.create(config);
         assertThat(engine.store()).as("the provider found through the service").isInstanceOf(ThreadedStore.class);
@@ -58,7 +60,17 @@ class EngineCloseTest {
     public static final class ThreadedStoreProvider implements IntentStoreProvider {
         @Override
         public String kind() {
-            return "postgres";
+            return "threaded";
+        }
+
+        @Override
+        public java.util.List<String> keys() {
+            return java.util.List.of();
+        }
+
+        @Override
+        public StoreSettings configure(StoreKeys keys) {
+            return () -> "a test store";
         }
 
         @Override

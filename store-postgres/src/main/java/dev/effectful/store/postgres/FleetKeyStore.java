@@ -1,6 +1,5 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.keys.FleetKeySource;
 
 import java.sql.Connection;
@@ -22,9 +21,9 @@ final class FleetKeyStore implements FleetKeySource {
     /** Arbitrary but fixed, and not the schema migration's: the lock hosts take while agreeing. */
     private static final long LOCK = 0x4566666b65796b31L;
 
-    private final EffectfulConfig.Store cfg;
+    private final PostgresSettings cfg;
 
-    FleetKeyStore(EffectfulConfig.Store cfg) {
+    FleetKeyStore(PostgresSettings cfg) {
         this.cfg = cfg;
     }
 

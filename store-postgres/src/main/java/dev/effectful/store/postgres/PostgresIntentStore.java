@@ -1,6 +1,5 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.ProbeResult;
@@ -159,7 +158,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
         String claim;
     }
 
-    private PostgresIntentStore(EffectfulConfig.Store cfg, Duration retention, LocalIntentIndex local) {
+    private PostgresIntentStore(PostgresSettings cfg, Duration retention, LocalIntentIndex local) {
         this.local = local;
         this.leaseMillis = cfg.lease().toMillis();
         this.timeoutMillis = cfg.timeout().toMillis();
@@ -181,7 +180,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
      * database need not be up: until it is, effectful calls are refused and the schema is migrated
      * on first contact.
      */
-    public static PostgresIntentStore open(EffectfulConfig.Store cfg, Duration retention, LocalIntentIndex local) {
+    public static PostgresIntentStore open(PostgresSettings cfg, Duration retention, LocalIntentIndex local) {
         PostgresIntentStore s = new PostgresIntentStore(cfg, retention, local);
         s.timer.execute(s::tick);
         return s;
@@ -589,9 +588,9 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
     private StoreUnavailableException unavailable(SQLException e, String claimNote) {
         String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
         if (PgErrors.refusesSettings(e)) {
-            String fix = name + " refuses this host's settings: " + msg + "; fix " + EffectfulConfig.STORE_URL + ", "
-                    + EffectfulConfig.STORE_USER + " and " + EffectfulConfig.STORE_PASSWORD + " (or "
-                    + EffectfulConfig.STORE_PASSWORD_FILE + "; EFFECTFUL_STORE_* in the environment) and restart";
+            String fix = name + " refuses this host's settings: " + msg + "; fix " + PostgresSettings.URL + ", "
+                    + PostgresSettings.USER + " and " + PostgresSettings.PASSWORD + " (or "
+                    + PostgresSettings.PASSWORD_FILE + "; EFFECTFUL_STORE_* in the environment) and restart";
             AgentLog.errorOnce("store-settings", "effectful: " + fix + "; effectful calls are refused until then", null);
             return new StoreUnavailableException(fix + claimNote, e, true);
         }

@@ -1,6 +1,5 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.store.StoreView;
 
@@ -21,15 +20,12 @@ public final class PostgresJournalView implements StoreView {
     private final PgConnections db;
     private final long timeoutMillis;
 
-    private PostgresJournalView(EffectfulConfig.Store cfg) {
+    private PostgresJournalView(PostgresSettings cfg) {
         this.timeoutMillis = Math.max(cfg.timeout().toMillis(), 5_000);
         this.db = new PgConnections(cfg.url(), cfg.user(), cfg.password(), timeoutMillis, 1);
     }
 
-    public static PostgresJournalView open(EffectfulConfig.Store cfg) {
-        if (cfg.kind() != EffectfulConfig.StoreKind.POSTGRES) {
-            throw new IllegalArgumentException("--store postgres needs " + EffectfulConfig.STORE_URL);
-        }
+    public static PostgresJournalView open(PostgresSettings cfg) {
         return new PostgresJournalView(cfg);
     }
 

@@ -1,10 +1,16 @@
 package dev.effectful.store.postgres;
 
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.keys.FleetKeySource;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.StoreKeys;
+import dev.effectful.runtime.store.StoreSettings;
 import dev.effectful.runtime.store.StoreView;
+
+import java.util.List;
+import java.util.Optional;
 
 /** {@code effectful.store=postgres}: fleet mode, every host deciding in one PostgreSQL table. */
 public final class PostgresStoreProvider implements IntentStoreProvider {
@@ -15,17 +21,39 @@ public final class PostgresStoreProvider implements IntentStoreProvider {
     }
 
     @Override
-    public IntentStore open(EffectfulConfig config, LocalIntentIndex local) {
-        return PostgresIntentStore.open(config.store(), config.retention(), local);
+    public List<String> keys() {
+        return PostgresSettings.KEYS;
     }
 
     @Override
-    public java.util.Optional<dev.effectful.runtime.keys.FleetKeySource> fleetKey(EffectfulConfig config) {
-        return java.util.Optional.of(new FleetKeyStore(config.store()));
+    public List<String> reachKeys() {
+        return PostgresSettings.REACH_KEYS;
+    }
+
+    @Override
+    public StoreSettings configure(StoreKeys keys) {
+        return PostgresSettings.read(keys);
+    }
+
+    @Override
+    public IntentStore open(EffectfulConfig config, LocalIntentIndex local) {
+        return PostgresIntentStore.open(settings(config.store()), config.retention(), local);
+    }
+
+    @Override
+    public Optional<FleetKeySource> fleetKey(EffectfulConfig config) {
+        return Optional.of(new FleetKeyStore(settings(config.store())));
     }
 
     @Override
     public StoreView openView(EffectfulConfig.Store config) {
-        return PostgresJournalView.open(config);
+        return PostgresJournalView.open(settings(config));
+    }
+
+    private static PostgresSettings settings(EffectfulConfig.Store store) {
+        if (store.settings() instanceof PostgresSettings s) {
+            return s;
+        }
+        throw new IllegalArgumentException("effectful.store=postgres needs " + PostgresSettings.URL);
     }
 }
