@@ -2,45 +2,34 @@ package dev.effectful.runtime.journal;
 
 /**
  * The closed words of the journal (record type, kind, outcome, effect, probe) as one-byte codes on
- * disk: "outcome" costs 3 bytes with its field number instead of 10. The numbers are part of the
- * journal format, listed here by constant (never by ordinal): never renumber one, only append. A
- * constant missing from its table (added to its enum without a code) is written as its word, which
- * every reader still reads, so adding a kind or a record type needs no edit here.
+ * disk: "outcome" costs 3 bytes with its field number instead of 10. Each constant carries its own
+ * code ({@code Kind.MONEY.code()}): the numbers are part of the journal format, never renumbered, a new
+ * constant takes the next free one. These tables are built from the constants, and a duplicate or an
+ * out-of-range code fails this class's initialisation, so a build with one never writes a record.
  */
 final class Codes {
 
-    private static final RecordType[] TYPES = {null, RecordType.INTENT, RecordType.OUTCOME, RecordType.PROBE,
-            RecordType.DEDUP, RecordType.RESOLUTION, RecordType.REFUSED, RecordType.KEY_SENT,
-            RecordType.APPROVAL_REQUESTED, RecordType.APPROVAL};
-    private static final Kind[] KINDS = {null, Kind.READ, Kind.IDEMPOTENT, Kind.CREATE, Kind.SEND, Kind.MONEY,
-            Kind.DESTRUCTIVE};
-    private static final OutcomeWord[] OUTCOMES = {null, OutcomeWord.OK, OutcomeWord.RETRYABLE,
-            OutcomeWord.PERMANENT, OutcomeWord.UNKNOWN};
-    private static final Effect[] EFFECTS = {null, Effect.YES, Effect.NO, Effect.PARTIAL, Effect.UNKNOWN};
-    private static final ProbeResult[] PROBES = {null, ProbeResult.FOUND, ProbeResult.ABSENT, ProbeResult.FAILED};
-
-    private static final int[] TYPE_CODE = codes(RecordType.values().length, TYPES);
-    private static final int[] KIND_CODE = codes(Kind.values().length, KINDS);
-    private static final int[] OUTCOME_CODE = codes(OutcomeWord.values().length, OUTCOMES);
-    private static final int[] EFFECT_CODE = codes(Effect.values().length, EFFECTS);
-    private static final int[] PROBE_CODE = codes(ProbeResult.values().length, PROBES);
+    private static final RecordType[] TYPES = byCode(RecordType.values(), RecordType::code, RecordType[]::new);
+    private static final Kind[] KINDS = byCode(Kind.values(), Kind::code, Kind[]::new);
+    private static final OutcomeWord[] OUTCOMES = byCode(OutcomeWord.values(), OutcomeWord::code, OutcomeWord[]::new);
+    private static final Effect[] EFFECTS = byCode(Effect.values(), Effect::code, Effect[]::new);
+    private static final ProbeResult[] PROBES = byCode(ProbeResult.values(), ProbeResult::code, ProbeResult[]::new);
 
     private Codes() {
     }
 
-    /** The code of a closed word, 1..127; 0 when it has none (then its word is written). */
+    /** The code of a closed word, 1..127; 0 for a value that is none of them. */
     static int of(Enum<?> value) {
-        int o = value.ordinal();
-        if (value instanceof RecordType) {
-            return TYPE_CODE[o];
-        } else if (value instanceof Kind) {
-            return KIND_CODE[o];
-        } else if (value instanceof OutcomeWord) {
-            return OUTCOME_CODE[o];
-        } else if (value instanceof Effect) {
-            return EFFECT_CODE[o];
-        } else if (value instanceof ProbeResult) {
-            return PROBE_CODE[o];
+        if (value instanceof RecordType t) {
+            return t.code();
+        } else if (value instanceof Kind k) {
+            return k.code();
+        } else if (value instanceof OutcomeWord w) {
+            return w.code();
+        } else if (value instanceof Effect e) {
+            return e.code();
+        } else if (value instanceof ProbeResult p) {
+            return p.code();
         }
         return 0;
     }
@@ -86,11 +75,22 @@ final class Codes {
         return code > 0 && code < table.length ? table[code] : null;
     }
 
-    private static int[] codes(int constants, Enum<?>[] table) {
-        int[] out = new int[constants];
-        for (int code = 1; code < table.length; code++) {
-            out[table[code].ordinal()] = code;
+    /** The constants indexed by their code; throws on a code out of 1..127 or given twice. */
+    private static <T extends Enum<T>> T[] byCode(T[] constants, java.util.function.ToIntFunction<T> code,
+                                                  java.util.function.IntFunction<T[]> array) {
+        int max = 0;
+        for (T c : constants) {
+            max = Math.max(max, code.applyAsInt(c));
         }
-        return out;
+        T[] table = array.apply(max + 1);
+        for (T c : constants) {
+            int n = code.applyAsInt(c);
+            if (n < 1 || n > 127 || table[n] != null) {
+                throw new IllegalStateException("journal code " + n + " of " + c + (n < 1 || n > 127
+                        ? " is outside 1..127" : " is also " + table[n]) + ": codes are part of the journal format");
+            }
+            table[n] = c;
+        }
+        return table;
     }
 }

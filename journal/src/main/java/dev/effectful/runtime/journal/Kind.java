@@ -11,7 +11,8 @@ import java.util.Locale;
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
 public enum Kind {
-    READ(true), IDEMPOTENT(true), CREATE(false), SEND(false), MONEY(false), DESTRUCTIVE(false);
+    // (code on disk, whether a repeat is harmless); a code is part of the journal format: never renumbered
+    READ(1, true), IDEMPOTENT(2, true), CREATE(3, false), SEND(4, false), MONEY(5, false), DESTRUCTIVE(6, false);
 
     /** Running the body again changes nothing by itself (see {@link #repeatIsHarmless()}). */
     private final boolean repeatIsHarmless;
@@ -21,8 +22,16 @@ public enum Kind {
 
     private static final Kind[] VALUES = values();
 
-    Kind(boolean repeatIsHarmless) {
+    private final int code;
+
+    Kind(int code, boolean repeatIsHarmless) {
+        this.code = code;
         this.repeatIsHarmless = repeatIsHarmless;
+    }
+
+    /** The one-byte code written for this kind (see {@code Codes}). */
+    public int code() {
+        return code;
     }
 
     /**

@@ -11,12 +11,24 @@ import java.util.Locale;
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
 public enum OutcomeWord {
-    OK, RETRYABLE, PERMANENT, UNKNOWN;
+    OK(1), RETRYABLE(2), PERMANENT(3), UNKNOWN(4);
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
 
     private static final OutcomeWord[] VALUES = values();
+
+    /** Its one-byte code on disk: part of the journal format, never renumbered (see {@code Codes}). */
+    private final int code;
+
+    OutcomeWord(int code) {
+        this.code = code;
+    }
+
+    /** The one-byte code written for this constant. */
+    public int code() {
+        return code;
+    }
 
     /** The lower-case word written in the journal and shown by the CLI. */
     public String word() {

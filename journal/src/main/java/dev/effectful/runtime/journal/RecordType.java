@@ -9,20 +9,20 @@ import java.util.Locale;
  */
 public enum RecordType {
     /** Written before a body runs: the intent to act. */
-    INTENT(true, true, true, false, null),
+    INTENT(1, true, true, true, false, null),
     /** Written after a body returned or threw. */
-    OUTCOME(true, true, true, false, null),
+    OUTCOME(2, true, true, true, false, null),
     /** A probe looked for the effect of an earlier attempt: found, absent or failed. */
-    PROBE(true, true, true, false, null),
+    PROBE(3, true, true, true, false, null),
     /**
      * A repeat of a known-ok intent was answered from the journal; no body ran. Which process and thread
      * answered it is not worth its bytes on the hottest record there is.
      */
-    DEDUP(false, false, false, true, null),
+    DEDUP(4, false, false, false, true, null),
     /** A person's verdict on an unknown intent (CLI {@code resolve}). */
-    RESOLUTION(true, true, true, false, null),
+    RESOLUTION(5, true, true, true, false, null),
     /** A call was refused without running (held unknown, Retry-After not passed). */
-    REFUSED(false, false, false, false, null),
+    REFUSED(6, false, false, false, false, null),
     /**
      * A covered HTTP client (JDK {@code HttpClient}, {@code HttpURLConnection}, OkHttp) put the attempt's
      * key on a request, in the header {@code header} names; written before the request left. It leaves the
@@ -31,20 +31,20 @@ public enum RecordType {
      * that wrote it: a shared store never hears of it, so another host probes or holds the intent. It is
      * written by the thread of its attempt's intent record, which names the process and thread.
      */
-    KEY_SENT(false, true, false, true, "the intent key went out in header "),
+    KEY_SENT(7, false, true, false, true, "the intent key went out in header "),
     /**
      * The first call of an intent whose tool needs a person's approval (see {@code dev.effectful.Approval}):
      * no body ran, and none runs until an {@code approval} record says approved. It starts the intent (every
      * repeat waits on this one request, never a second) and a shared store is told of it, so every host
      * sees one request. Its {@code started} is when the request was made: expiry counts from it.
      */
-    APPROVAL_REQUESTED(true, true, true, false, null),
+    APPROVAL_REQUESTED(8, true, true, true, false, null),
     /**
      * A person's verdict on an approval request, or its expiry: {@code verdict} approved (the next call
      * runs the body), denied (refused permanent with the {@code note}) or expired (no verdict in time);
      * {@code by} names who gave it. Shared with the store like the request it answers.
      */
-    APPROVAL(true, true, true, false, null);
+    APPROVAL(9, true, true, true, false, null);
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
@@ -54,12 +54,27 @@ public enum RecordType {
     private final boolean omitsWriter;
     private final String note;
 
-    RecordType(boolean startsIntent, boolean movesState, boolean sharedWithFleet, boolean omitsWriter, String note) {
+    private static final RecordType[] VALUES = values();
+
+    private final int code;
+
+    /**
+     * @param code its one-byte code on disk: part of the journal format, never renumbered (codes up to 7
+     *             fit the packed {@code head}; see {@code Codes})
+     */
+    RecordType(int code, boolean startsIntent, boolean movesState, boolean sharedWithFleet, boolean omitsWriter,
+               String note) {
+        this.code = code;
         this.startsIntent = startsIntent;
         this.movesState = movesState;
         this.sharedWithFleet = sharedWithFleet;
         this.omitsWriter = omitsWriter;
         this.note = note;
+    }
+
+    /** The one-byte code written for this record type. */
+    public int code() {
+        return code;
     }
 
     /** Whether a record of this type is written without the writing process's pid and thread. */
@@ -103,17 +118,11 @@ public enum RecordType {
         if (word == null) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.ofNullable(switch (word) {
-            case "intent" -> INTENT;
-            case "outcome" -> OUTCOME;
-            case "probe" -> PROBE;
-            case "dedup" -> DEDUP;
-            case "resolution" -> RESOLUTION;
-            case "refused" -> REFUSED;
-            case "key_sent" -> KEY_SENT;
-            case "approval_requested" -> APPROVAL_REQUESTED;
-            case "approval" -> APPROVAL;
-            default -> null;
-        });
+        for (RecordType t : VALUES) {
+            if (t.word.equals(word)) {
+                return java.util.Optional.of(t);
+            }
+        }
+        return java.util.Optional.empty();
     }
 }
