@@ -86,6 +86,11 @@ class JournalCliIT {
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err().strip()).doesNotContain("\n").startsWith("effectful journal: no journal at");
 
+        Result typo = run("--dir", dir.toString(), "--store", "postgre", "tasks");
+        assertThat(typo.code()).isEqualTo(2);
+        assertThat(typo.err()).as("the stores this jar bundles are named")
+                .contains("unknown store 'postgre' for --store: use local (this host's journal) or postgres");
+
         Result resolved = run("--dir", dir.toString(), "resolve", TestJournals.K_CRASH, "--applied", "no", "--note", "checked");
         assertThat(resolved.code()).as(resolved.err()).isZero();
         assertThat(run("--dir", dir.toString(), "--json", "unresolved").out()).doesNotContain(TestJournals.K_CRASH);

@@ -1,5 +1,7 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.store.IntentStoreProviders;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,6 +17,7 @@ import java.time.Clock;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /**
  * {@code java -jar effectful-agent.jar journal [--dir DIR] [--json] COMMAND}: reading the journal
@@ -208,8 +211,9 @@ public final class JournalCli implements Callable<Integer> {
      */
     String settingsProblem() {
         if (store != null && !"local".equalsIgnoreCase(store) && !SharedStoreView.exists(store)) {
-            return "unknown store '" + Table.clean(store) + "' for --store: use local (this host's journal) or postgres"
-                    + " (the fleet's shared store)";
+            String shared = IntentStoreProviders.all().stream().map(p -> p.kind()).collect(Collectors.joining(" or "));
+            return "unknown store '" + Table.clean(store) + "' for --store: use local (this host's journal)"
+                    + (shared.isEmpty() ? "; this build has no shared store" : " or " + shared + " (a fleet's shared store)");
         }
         if (dir == null) {
             String p = System.getProperty("effectful.journal.dir");

@@ -78,7 +78,7 @@ class JournalCliTest {
         Run r = command.equals("show") ? cli("--dir", d, "--store", "postgre", command, "ord-1")
                 : cli("--dir", d, "--store", "postgre", command);
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("unknown store 'postgre' for --store", "local", "postgres");
+        assertThat(r.err()).contains("unknown store 'postgre' for --store: use local (this host's journal)");
         assertThat(r.out()).isEmpty();
     }
 
