@@ -22,7 +22,13 @@ public final class Launcher {
             System.out.println("usage: java -jar effectful-agent.jar journal [--dir DIR] [--json] COMMAND ...");
             System.out.println("       java -jar effectful-agent.jar attach PID [AGENT_ARGS]");
             System.out.println("       java -jar effectful-agent.jar journal --help   for the journal commands");
+            System.out.println("       java -jar effectful-agent.jar --version");
             return args.length == 0 ? 2 : 0;
+        }
+        if ("--version".equals(args[0]) || "-V".equals(args[0])) {
+            String version = Launcher.class.getPackage() == null ? null : Launcher.class.getPackage().getImplementationVersion();
+            System.out.println("effectful " + (version == null ? "(not run from the agent jar)" : version));
+            return 0;
         }
         try {
             switch (args[0]) {
@@ -45,7 +51,7 @@ public final class Launcher {
                 case "attach":
                     return attach(args);
                 default:
-                    System.err.println("effectful: unknown command '" + args[0] + "' (journal, attach)");
+                    System.err.println("effectful: unknown command '" + args[0] + "' (journal, attach, --version)");
                     return 2;
             }
         } catch (InvocationTargetException e) {

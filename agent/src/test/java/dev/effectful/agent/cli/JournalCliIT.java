@@ -25,11 +25,17 @@ class JournalCliIT {
     }
 
     private Result run(String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("journal"));
+        all.addAll(List.of(args));
+        return runJar(all.toArray(String[]::new));
+    }
+
+    private Result runJar(String... args) throws Exception {
         String jar = System.getProperty("effectful.agent.jar");
         assertThat(jar).as("system property effectful.agent.jar").isNotBlank();
         assertThat(new File(jar)).exists();
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar, "journal"));
+                "-jar", jar));
         cmd.addAll(List.of(args));
         Path out = tmp.resolve("out.txt");
         Path err = tmp.resolve("err.txt");
@@ -101,5 +107,8 @@ class JournalCliIT {
         Result v = run("--version");
         assertThat(v.code()).isZero();
         assertThat(v.out().strip()).isEqualTo("effectful journal " + System.getProperty("effectful.version", "0.1.0-SNAPSHOT"));
+        Result jar = runJar("--version");
+        assertThat(jar.code()).isZero();
+        assertThat(jar.out().strip()).isEqualTo("effectful " + System.getProperty("effectful.version", "0.1.0-SNAPSHOT"));
     }
 }

@@ -98,6 +98,11 @@ public enum RecordType {
         return movesState;
     }
 
+    /** The opposite of {@link #movesState()}: a record of this type only ages an intent already known. */
+    public boolean agesOnly() {
+        return !movesState;
+    }
+
     /** Whether a shared store (fleet mode) is told of it: reads, dedups, refusals and key_sent stay local. */
     public boolean sharedWithFleet() {
         return sharedWithFleet;

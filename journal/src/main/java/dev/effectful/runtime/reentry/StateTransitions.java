@@ -74,7 +74,7 @@ public final class StateTransitions {
      * would have been asked to settle, and that retention then never forgot.
      */
     public static boolean agesOnly(JournalRecord r) {
-        return !r.type().movesState();
+        return r.type().agesOnly();
     }
 
     /**
