@@ -47,7 +47,12 @@ public final class ForkedApp {
     }
 
     public ForkedApp main(Class<?> main, String... args) {
-        this.mainClass = main.getName();
+        return main(main.getName(), args);
+    }
+
+    /** By name: for an application this JVM cannot load (compiled for a newer Java by the test itself). */
+    public ForkedApp main(String main, String... args) {
+        this.mainClass = main;
         this.appArgs.clear(); // a later main() replaces the program, arguments included
         this.appArgs.addAll(List.of(args));
         return this;

@@ -1,0 +1,61 @@
+package dev.effectful.instrumentation.embabel;
+
+import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+import java.util.List;
+import java.util.Set;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Embabel ({@code com.embabel.agent:embabel-agent-api}): a tool loop of an agent process runs in the task
+ * of the process id, with no {@code Task.open}. Embabel makes that id for each process it runs, so it is
+ * not the same after a restart: a process that must survive one is run inside a task of a stable id (an
+ * order or conversation id), which then wins.
+ *
+ * <p>Where: {@code DefaultToolLoop.execute(messages, tools, parser)} (0.5), the loop every LLM call with
+ * tools goes through; {@code ParallelToolLoop} inherits it and hands tool calls to a pool, which the agent
+ * already carries the task through. The process is Embabel's thread-bound {@code AgentProcess.get()},
+ * set while an action runs. A version without that method or class opens nothing: the loop runs as
+ * without the agent, each tool call then its own task.
+ */
+public final class EmbabelInstrumentation implements LibraryInstrumentation {
+
+    static final String LOOP = "com/embabel/agent/spi/loop/support/DefaultToolLoop";
+    static final String PROCESS = "com.embabel.agent.core.AgentProcess";
+
+    /** Built when asked, never in a static field: a static matcher would load Byte Buddy at every premain. */
+    static ElementMatcher<MethodDescription> execute() {
+        return named("execute").and(takesArguments(3)).and(takesArgument(0, named("java.util.List")))
+                .and(takesArgument(1, named("java.util.List"))).and(not(isAbstract()));
+    }
+
+    @Override
+    public String library() {
+        return "embabel";
+    }
+
+    @Override
+    public Set<String> classes() {
+        return Set.of(LOOP);
+    }
+
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        if (!LOOP.equals(internalName)) {
+            return List.of();
+        }
+        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(EmbabelInstrumentation.class.getClassLoader());
+        return List.of(Advice.to(TypePool.Default.of(own).describe(ToolLoopAdvice.NAME).resolve(), own).on(execute()));
+    }
+}
