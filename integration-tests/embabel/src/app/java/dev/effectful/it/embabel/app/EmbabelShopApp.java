@@ -56,7 +56,7 @@ public final class EmbabelShopApp {
         } finally {
             AgentProcess.Companion.remove();
         }
-        System.out.println("RESULT charge_bodies " + String.join(",", tools.chargeBodies));
+        System.out.println("RESULT charge_bodies " + String.join(",", tools.charges.bodies()));
         System.out.println("RESULT task_after " + Task.current().map(Task::id).orElse("none"));
         System.exit(0);
     }

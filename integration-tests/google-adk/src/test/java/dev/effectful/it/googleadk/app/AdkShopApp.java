@@ -49,7 +49,7 @@ public final class AdkShopApp {
             System.out.println("RESULT answer " + answer);
             System.out.println("RESULT model_requests " + gemini.requests.get());
         }
-        System.out.println("RESULT charge_bodies " + String.join(",", tools.chargeBodies));
+        System.out.println("RESULT charge_bodies " + String.join(",", tools.charges.bodies()));
         System.out.println("RESULT task_after " + Task.current().map(Task::id).orElse("none"));
         System.exit(0); // ADK's schedulers and OkHttp keep threads alive; the test waits for the exit
     }

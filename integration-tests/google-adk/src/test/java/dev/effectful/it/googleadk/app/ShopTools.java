@@ -5,15 +5,10 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Task;
-import dev.effectful.agent.e2e.apps.Http;
+import dev.effectful.agent.e2e.apps.FirstAnswerLost;
 
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The agent's tool, written as an ADK application writes it (a method given to
@@ -23,14 +18,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public class ShopTools {
 
-    private final Duration lose;
-    private final Set<String> lostIn = ConcurrentHashMap.newKeySet();
-    /** One entry per body of charge_card that ran: {@code task/actor@thread}. */
-    final List<String> chargeBodies = new CopyOnWriteArrayList<>();
+    /** The body; its {@code bodies()} has one entry per body of charge_card that ran: {@code task/actor@thread}. */
+    final FirstAnswerLost charges;
 
     /** @param lose how long the lost first answer is waited for before the read times out */
     public ShopTools(Duration lose) {
-        this.lose = lose;
+        this.charges = new FirstAnswerLost(lose);
     }
 
     @Schema(name = "charge_card", description = "Charges the customer's card for an order")
@@ -38,18 +31,12 @@ public class ShopTools {
     public String chargeCard(@IntentKey @Schema(name = "orderId", description = "order id") String orderId,
                              @Schema(name = "amount", description = "the amount, in any wording") String amount)
             throws IOException, InterruptedException {
-        String task = Task.current().map(Task::id).orElse("none");
-        chargeBodies.add(task + "/" + Task.current().map(Task::actor).orElse("-") + "@" + Thread.currentThread().getName());
-        if (lostIn.add(task)) {
-            Http.post("/apply-then-hang/charge", orderId, lose); // applied, then no answer: HttpTimeoutException
-            throw new IllegalStateException("the ledger answered an apply-then-hang");
-        }
-        return Http.effect("charge", orderId);
+        return charges.charge(orderId, Task.current().map(Task::id).orElse("none") + "/" + Task.current().map(Task::actor).orElse("-")
+                + "@" + Thread.currentThread().getName());
     }
 
     /** Probe: the processor's record of a charge for this order; null when there is none. */
     public String findCharge(String orderId, String amount) throws IOException, InterruptedException {
-        HttpResponse<String> r = Http.get("/effect/charge", orderId);
-        return r.statusCode() == 200 ? r.body() : null;
+        return FirstAnswerLost.find(orderId);
     }
 }

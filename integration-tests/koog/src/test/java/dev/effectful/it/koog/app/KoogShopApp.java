@@ -42,7 +42,7 @@ public final class KoogShopApp {
             String answer = agent.run("Charge order o-7, 89 dollars.", session);   // task: the run id (the session id)
             System.out.println("RESULT answer " + answer);
         }
-        System.out.println("RESULT charge_bodies " + String.join(",", tools.chargeBodies));
+        System.out.println("RESULT charge_bodies " + String.join(",", tools.charges.bodies()));
         System.out.println("RESULT task_after " + Task.current().map(Task::id).orElse("none"));
         System.exit(0);
     }

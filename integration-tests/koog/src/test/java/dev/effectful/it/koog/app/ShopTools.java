@@ -6,16 +6,10 @@ import ai.koog.agents.core.tools.reflect.ToolSet;
 import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
-import dev.effectful.Task;
-import dev.effectful.agent.e2e.apps.Http;
+import dev.effectful.agent.e2e.apps.FirstAnswerLost;
 
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The agent's tool set, written as a Koog {@code ToolSet} with the Effectful annotations and no Task
@@ -25,14 +19,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 @LLMDescription("Payments")
 public class ShopTools implements ToolSet {
 
-    private final Duration lose;
-    private final Set<String> lostIn = ConcurrentHashMap.newKeySet();
-    /** One entry per body of charge_card that ran: {@code task@thread}. */
-    final List<String> chargeBodies = new CopyOnWriteArrayList<>();
+    /** The body; its {@code bodies()} has one entry per body of charge_card that ran: {@code task@thread}. */
+    final FirstAnswerLost charges;
 
     /** @param lose how long the lost first answer is waited for before the read times out */
     public ShopTools(Duration lose) {
-        this.lose = lose;
+        this.charges = new FirstAnswerLost(lose);
     }
 
     @Tool
@@ -41,18 +33,11 @@ public class ShopTools implements ToolSet {
     public String chargeCard(@IntentKey @LLMDescription("order id") String orderId,
                              @LLMDescription("the amount, in any wording") String amount)
             throws IOException, InterruptedException {
-        String task = Task.current().map(Task::id).orElse("none");
-        chargeBodies.add(task + "@" + Thread.currentThread().getName());
-        if (lostIn.add(task)) {
-            Http.post("/apply-then-hang/charge", orderId, lose); // applied, then no answer: HttpTimeoutException
-            throw new IllegalStateException("the ledger answered an apply-then-hang");
-        }
-        return Http.effect("charge", orderId);
+        return charges.charge(orderId, FirstAnswerLost.taskAtThread());
     }
 
     /** Probe: the processor's record of a charge for this order; null when there is none. */
     public String findCharge(String orderId, String amount) throws IOException, InterruptedException {
-        HttpResponse<String> r = Http.get("/effect/charge", orderId);
-        return r.statusCode() == 200 ? r.body() : null;
+        return FirstAnswerLost.find(orderId);
     }
 }

@@ -39,7 +39,7 @@ public final class GraphShopApp {
                     .orElseThrow();
             System.out.println("RESULT answer " + state.finalResponse().orElse("(no final answer)"));
         }
-        System.out.println("RESULT charge_bodies " + String.join(",", tools.chargeBodies));
+        System.out.println("RESULT charge_bodies " + String.join(",", tools.charges.bodies()));
         System.out.println("RESULT task_after " + Task.current().map(Task::id).orElse("none"));
         System.exit(0);
     }
