@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Start-up: an application of 5,000 small classes and 20 tool classes, timed from process launch
- * to the line its main prints last, with and without the agent, on JDK 17 and (when present) 25.
+ * to the line its main prints last, with and without the agent, on JDK 17 and (when present) 25; and
+ * on JDK 17 the same application creating a JDK {@code HttpClient} before it ends, which is when the
+ * agent weaves its key header into the client ({@code instrumentation/jdk-http}).
  */
 final class Startup {
 
@@ -26,6 +28,8 @@ final class Startup {
     /** Pairs (without, with) per JDK: at least 20, for a median of paired differences. */
     static final int PAIRS = 20;
     static final int QUICK_PAIRS = 5;
+    /** Bumped when the generated application changes, so a jar left in target/ by an older bench is not reused. */
+    private static final int APP_SHAPE = 2;
 
     private final Settings settings;
     private final Path appDir;
@@ -39,10 +43,11 @@ final class Startup {
     Map<String, Map<String, Double>> run() throws IOException, InterruptedException {
         Path jar = buildApp();
         Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-        out.put("jdk17", measure(Settings.java17(), jar, List.of()));
+        out.put("jdk17", measure(Settings.java17(), jar, List.of(), false));
+        out.put("jdk17_httpclient", measure(Settings.java17(), jar, List.of(), true));
         if (settings.jdk25Home() != null && Files.isExecutable(settings.jdk25Home().resolve("bin/java"))) {
             out.put("jdk25", measure(settings.jdk25Home().resolve("bin/java"), jar,
-                    List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")));
+                    List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"), false));
         } else {
             System.out.println("== startup: no JDK 25 at " + settings.jdk25Home() + "; skipped");
         }
@@ -54,14 +59,15 @@ final class Startup {
      * changes during the run weighs on both sides alike; the agent's cost is the median of the
      * paired differences, not the difference of two medians taken minutes apart.
      */
-    private Map<String, Double> measure(Path javaBin, Path appJar, List<String> jdkFlags) throws IOException, InterruptedException {
+    private Map<String, Double> measure(Path javaBin, Path appJar, List<String> jdkFlags, boolean http)
+            throws IOException, InterruptedException {
         int pairs = settings.quick() ? QUICK_PAIRS : PAIRS;
         List<Double> without = new ArrayList<>();
         List<Double> with = new ArrayList<>();
         List<Double> added = new ArrayList<>();
         for (int i = 0; i <= pairs; i++) { // pair 0 warms the page cache and is not counted
-            double a = runOnce(javaBin, appJar, jdkFlags, false, i);
-            double b = runOnce(javaBin, appJar, jdkFlags, true, i);
+            double a = runOnce(javaBin, appJar, jdkFlags, false, http, i);
+            double b = runOnce(javaBin, appJar, jdkFlags, true, http, i);
             if (i > 0) {
                 without.add(a);
                 with.add(b);
@@ -73,13 +79,13 @@ final class Startup {
         out.put("with", median(with));
         out.put("added", median(added));
         out.put("pairs", (double) pairs);
-        String label = javaBin.getParent().getParent().getFileName().toString();
+        String label = javaBin.getParent().getParent().getFileName().toString() + (http ? " + HttpClient" : "");
         System.out.printf("== startup %-30s without %.1f ms, with %.1f ms (medians); added %.1f ms (median of %d"
                 + " paired differences %s)%n", label, out.get("without"), out.get("with"), out.get("added"), pairs, added);
         return out;
     }
 
-    private double runOnce(Path javaBin, Path appJar, List<String> jdkFlags, boolean agent, int i)
+    private double runOnce(Path javaBin, Path appJar, List<String> jdkFlags, boolean agent, boolean http, int i)
             throws IOException, InterruptedException {
         Path journal = settings.work().resolve("startup-journal-" + i);
         List<String> cmd = new ArrayList<>(List.of(javaBin.toString()));
@@ -89,6 +95,9 @@ final class Startup {
             cmd.add("-Deffectful.journal.dir=" + journal);
         }
         cmd.addAll(List.of("-cp", appJar + java.io.File.pathSeparator + settings.annotationsJar(), "app.Main"));
+        if (http) {
+            cmd.add("http");
+        }
         try {
             return timeToLine(cmd, "MAIN-END");
         } finally {
@@ -128,7 +137,7 @@ final class Startup {
 
     /** Generates and compiles the application once; reused while its jar exists. */
     private Path buildApp() throws IOException {
-        Path jar = appDir.resolve("startup-app.jar");
+        Path jar = appDir.resolve("startup-app-" + APP_SHAPE + ".jar");
         if (Files.exists(jar)) {
             return jar;
         }
@@ -159,6 +168,9 @@ final class Startup {
                 + "            sink += c.getName().length();\n"
                 + "        }\n"
                 + tools
+                + "        if (args.length > 0 && args[0].equals(\"http\")) {\n"
+                + "            sink += java.net.http.HttpClient.newHttpClient().hashCode() & 1;\n"
+                + "        }\n"
                 + "        System.out.println(\"MAIN-END \" + sink);\n"
                 + "    }\n}\n"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
