@@ -183,7 +183,10 @@ final class WeavingTransformer implements ClassFileTransformer {
 
     private byte[] instrumentLibrary(Module module, ClassLoader loader, String name, byte[] bytes) {
         try {
-            byte[] rewritten = Weavers.libraries().weave(libraries, loader, name, bytes);
+            var calls = libraries.entryCalls(name);
+            // described calls need only ASM's core; Byte Buddy's pipeline only for a library's advice
+            byte[] rewritten = !calls.isEmpty() ? EntryCallWeaver.weave(bytes, calls)
+                    : Weavers.libraries().weave(libraries, loader, name, bytes);
             if (rewritten != null) {
                 readBridge(module);
                 AgentLog.debug("effectful instrumented " + name.replace('/', '.'));

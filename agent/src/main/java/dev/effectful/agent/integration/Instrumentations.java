@@ -48,6 +48,12 @@ public final class Instrumentations {
         return Optional.ofNullable(byClass.get(internalName));
     }
 
+    /** The entry calls for a class (woven without Byte Buddy's pipeline); empty when it has none. */
+    public List<dev.effectful.instrumentation.api.EntryCall> entryCalls(String internalName) {
+        LibraryInstrumentation i = byClass.get(internalName);
+        return i == null ? List.of() : i.entryCalls(internalName);
+    }
+
     /** The advice for a class; empty when no instrumentation knows it. */
     public List<AsmVisitorWrapper> advice(String internalName) {
         LibraryInstrumentation i = byClass.get(internalName);

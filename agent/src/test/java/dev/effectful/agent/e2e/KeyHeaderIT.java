@@ -50,6 +50,24 @@ public class KeyHeaderIT {
     }
 
     @Test
+    void theClientsAreWovenWithoutByteBuddysPipeline() throws Exception {
+        Path classes = tmp.resolve("classes.txt");
+        try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
+            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(KeyHeaderApp.class, "jdk-send")
+                    .jvmArg("-Xlog:class+load=info:file=" + classes)
+                    .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url())
+                    .run(tmp.resolve("logs"), Duration.ofSeconds(60));
+            assertKeysTravel("jdk-send", service, app.results());
+        }
+        String loaded = java.nio.file.Files.readString(classes);
+        assertThat(loaded).contains("jdk.internal.net.http.HttpClientImpl ", "dev.effectful.agent.bridge.EntryHooks ");
+        // the key header is an inserted call (EntryCall), not advice: loading the client costs no Advice pipeline
+        assertThat(loaded.lines().filter(l -> l.contains(" net.bytebuddy.asm.Advice") || l.contains(" net.bytebuddy.description.")
+                || l.contains(" net.bytebuddy.dynamic.") || l.contains(" net.bytebuddy.pool.")))
+                .as("Byte Buddy classes beyond its ASM core").isEmpty();
+    }
+
+    @Test
     void clientsLoadedBeforeTheAgentWasAttachedAreRewrittenToo() throws Exception {
         Path go = tmp.resolve("go");
         try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {

@@ -33,4 +33,13 @@ public interface LibraryInstrumentation {
      * leaves the class as it is (a version of the library this instrumentation does not know).
      */
     List<AsmVisitorWrapper> advice(String internalName);
+
+    /**
+     * The calls to insert at method entries of one of {@link #classes()}, asked the first time that class
+     * loads, before {@link #advice}: a class with entry calls is woven with them alone, by the agent's small
+     * weaver, and loads nothing of Byte Buddy. Default: none (the class gets its {@link #advice}).
+     */
+    default List<EntryCall> entryCalls(String internalName) {
+        return List.of();
+    }
 }

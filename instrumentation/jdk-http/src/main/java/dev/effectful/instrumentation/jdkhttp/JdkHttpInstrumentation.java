@@ -1,16 +1,11 @@
 package dev.effectful.instrumentation.jdkhttp;
 
+import dev.effectful.instrumentation.api.EntryCall;
 import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 
 import java.util.List;
 import java.util.Set;
-
-import static net.bytebuddy.matcher.ElementMatchers.isPrivate;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * The intent key in the tool's key header ({@code @EffectfulTool(keyHeader = ...)}) on requests of the
@@ -24,6 +19,10 @@ public final class JdkHttpInstrumentation implements LibraryInstrumentation {
     static final String HTTP_CLIENT = "jdk/internal/net/http/HttpClientImpl";
     static final String URL_CONNECTION = "sun/net/www/protocol/http/HttpURLConnection";
     static final String HTTPS_DELEGATE = "sun/net/www/protocol/https/AbstractDelegateHttpsURLConnection";
+    /** The private four-argument {@code sendAsync} (JDK 11 to at least 25). */
+    static final String SEND_ASYNC = "(Ljava/net/http/HttpRequest;Ljava/net/http/HttpResponse$BodyHandler;"
+            + "Ljava/net/http/HttpResponse$PushPromiseHandler;Ljava/util/concurrent/Executor;)"
+            + "Ljava/util/concurrent/CompletableFuture;";
 
     @Override
     public String library() {
@@ -36,15 +35,24 @@ public final class JdkHttpInstrumentation implements LibraryInstrumentation {
     }
 
     @Override
-    public List<AsmVisitorWrapper> advice(String internalName) {
+    public List<EntryCall> entryCalls(String internalName) {
         return switch (internalName) {
-            case HTTP_CLIENT -> List.of(Advice.to(HttpClientKeyHeader.class)
-                    .on(named("sendAsync").and(isPrivate()).and(takesArguments(4))));
-            case URL_CONNECTION -> List.of(Advice.to(UrlConnectionKeyHeader.class)
-                    .on(namedOneOf("connect", "getOutputStream", "getInputStream").and(takesArguments(0))));
-            case HTTPS_DELEGATE -> List.of(Advice.to(UrlConnectionKeyHeader.class)
-                    .on(named("connect").and(takesArguments(0))));
+            // every send and sendAsync funnels into this one, on the caller's thread
+            case HTTP_CLIENT -> List.of(new EntryCall("sendAsync", SEND_ASYNC, 0, true, KeyHeaderHooks::httpRequest));
+            case URL_CONNECTION -> List.of(
+                    new EntryCall("connect", "()V", EntryCall.THIS, false, KeyHeaderHooks::urlConnection),
+                    new EntryCall("getOutputStream", "()Ljava/io/OutputStream;", EntryCall.THIS, false,
+                            KeyHeaderHooks::urlConnection),
+                    new EntryCall("getInputStream", "()Ljava/io/InputStream;", EntryCall.THIS, false,
+                            KeyHeaderHooks::urlConnection));
+            case HTTPS_DELEGATE -> List.of(new EntryCall("connect", "()V", EntryCall.THIS, false, KeyHeaderHooks::urlConnection));
             default -> List.of();
         };
+    }
+
+    /** Everything is an entry call: no Byte Buddy advice. */
+    @Override
+    public List<AsmVisitorWrapper> advice(String internalName) {
+        return List.of();
     }
 }

@@ -1,17 +1,11 @@
 package dev.effectful.instrumentation.okhttp;
 
+import dev.effectful.instrumentation.api.EntryCall;
 import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
 import java.util.Set;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * The intent key in the tool's key header ({@code @EffectfulTool(keyHeader = ...)}) on OkHttp requests
@@ -21,7 +15,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 public final class OkHttpInstrumentation implements LibraryInstrumentation {
 
     static final String CLIENT = "okhttp3/OkHttpClient";
-    private static final String ADVICE = "dev.effectful.instrumentation.okhttp.NewCallKeyHeader";
 
     @Override
     public String library() {
@@ -34,13 +27,15 @@ public final class OkHttpInstrumentation implements LibraryInstrumentation {
     }
 
     @Override
+    public List<EntryCall> entryCalls(String internalName) {
+        return CLIENT.equals(internalName)
+                ? List.of(new EntryCall("newCall", "(Lokhttp3/Request;)Lokhttp3/Call;", 0, true, KeyHeaderHook::request))
+                : List.of();
+    }
+
+    /** Everything is an entry call: no Byte Buddy advice. */
+    @Override
     public List<AsmVisitorWrapper> advice(String internalName) {
-        if (!CLIENT.equals(internalName)) {
-            return List.of();
-        }
-        // described from its bytes, not loaded: its body names OkHttp types, which the agent's loader cannot see
-        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(OkHttpInstrumentation.class.getClassLoader());
-        TypeDescription advice = TypePool.Default.of(own).describe(ADVICE).resolve();
-        return List.of(Advice.to(advice, own).on(named("newCall").and(takesArguments(1))));
+        return List.of();
     }
 }
