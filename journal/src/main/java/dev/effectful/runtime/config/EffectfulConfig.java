@@ -417,7 +417,20 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             return Store.LOCAL;
         }
         int before = v.errors().size();
-        StoreSettings settings = provider.get().configure(new StoreKeys() {
+        StoreSettings settings;
+        try {
+            settings = provider.get().configure(keysFor(v));
+        } catch (RuntimeException e) {
+            // a store's own bug must fail closed like any other configuration error, never escape premain
+            v.error(STORE, "the " + kind + " store could not read its settings: " + e);
+            return Store.LOCAL;
+        }
+        return v.errors().size() > before || settings == null ? Store.LOCAL : new Store(kind, settings);
+    }
+
+    /** What a store reads its keys through: the same sources, the same rules, errors with their origin. */
+    private static StoreKeys keysFor(Values v) {
+        return new StoreKeys() {
             @Override
             public Optional<String> get(String key) {
                 return Optional.ofNullable(v.get(key, x -> x, null));
@@ -432,8 +445,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             public void error(String key, String message) {
                 v.error(key, message);
             }
-        });
-        return v.errors().size() > before || settings == null ? Store.LOCAL : new Store(kind, settings);
+        };
     }
 
     /** Parses values, turning a bad one into a {@link Problem} (and its default) instead of an exception. */

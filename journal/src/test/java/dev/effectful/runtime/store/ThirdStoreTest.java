@@ -46,6 +46,9 @@ class ThirdStoreTest {
         @Override
         public StoreSettings configure(StoreKeys keys) {
             Duration poll = keys.duration(POLL, Duration.ofSeconds(1));
+            if (keys.get(DIR).filter("/explode"::equals).isPresent()) {
+                throw new IllegalStateException("a bug in the store");
+            }
             return keys.get(DIR).<StoreSettings>map(d -> new Settings(Path.of(d), poll)).orElseGet(() -> {
                 keys.error(DIR, "effectful.store=file needs " + DIR);
                 return null;
@@ -95,6 +98,14 @@ class ThirdStoreTest {
         EffectfulConfig.Loaded badPoll = read("store=file,store.file.dir=/x,store.file.poll=often", new Properties(), Map.of());
         assertThat(badPoll.errors()).singleElement().satisfies(p -> assertThat(p.message())
                 .contains("effectful.store.file.poll", "from the agent argument"));
+    }
+
+    @Test
+    void aStoreThatThrowsFailsTheConfigurationClosedInsteadOfEscaping() {
+        EffectfulConfig.Loaded loaded = read("store=file,store.file.dir=/explode", new Properties(), Map.of());
+        assertThat(loaded.errors()).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("the file store could not read its settings", "a bug in the store"));
+        assertThat(loaded.config().store().isLocal()).isTrue();
     }
 
     @Test
