@@ -36,5 +36,13 @@ class EmbabelShapeTest {
         assertThat(process.getDeclaredMethods().filter(named("get").and(isStatic()).and(takesArguments(0)))).hasSize(1);
         assertThat(process.getDeclaredMethods().filter(named("getId").and(takesArguments(0))).getOnly()
                 .getReturnType().asErasure().getName()).isEqualTo("java.lang.String");
+        // the actor: ProcessOptions.identities.forUser.id
+        String options = process.getDeclaredMethods().filter(named("getProcessOptions").and(takesArguments(0))).getOnly()
+                .getReturnType().asErasure().getName();
+        String identities = pool.describe(options).resolve().getDeclaredMethods().filter(named("getIdentities")).getOnly()
+                .getReturnType().asErasure().getName();
+        String user = pool.describe(identities).resolve().getDeclaredMethods().filter(named("getForUser")).getOnly()
+                .getReturnType().asErasure().getName();
+        assertThat(pool.describe(user).resolve().getDeclaredMethods().filter(named("getId").and(takesArguments(0)))).hasSize(1);
     }
 }

@@ -100,6 +100,8 @@ class EmbabelProcessTaskIT {
 
         List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
         assertThat(charges).extracting(JournalRecord::task).containsOnly("proc-7f3a");
+        assertThat(charges).filteredOn(c -> c.type() == RecordType.INTENT).extracting(JournalRecord::actor)
+                .as("the process's user").containsOnly("u-alice");
         assertThat(charges).filteredOn(c -> c.type() == RecordType.INTENT).hasSize(1);
         assertThat(charges).filteredOn(c -> c.type() == RecordType.PROBE).extracting(JournalRecord::probe)
                 .containsExactly(ProbeResult.FOUND);

@@ -1,8 +1,11 @@
 package dev.effectful.it.embabel.app;
 
+import com.embabel.agent.api.identity.SimpleUser;
 import com.embabel.agent.api.tool.Tool;
 import com.embabel.agent.api.tool.ToolCallContext;
 import com.embabel.agent.core.AgentProcess;
+import com.embabel.agent.core.Identities;
+import com.embabel.agent.core.ProcessOptions;
 import com.embabel.agent.spi.loop.ExitOnEmptyPolicy;
 import com.embabel.agent.spi.loop.ImmediateThrowPolicy;
 import com.embabel.agent.spi.loop.ToolInjectionStrategy;
@@ -67,13 +70,15 @@ public final class EmbabelShopApp {
     }
 
     /**
-     * The running process as its actions see it. Only its id matters here; a whole platform (Spring Boot,
+     * The running process as its actions see it: its id and its options' user. A whole platform (Spring Boot,
      * a model provider's autoconfiguration) is not what this test is about.
      */
     private static AgentProcess process(String id) {
+        ProcessOptions options = new ProcessOptions().withIdentities(new Identities(new SimpleUser("u-alice", "Alice", "alice", null)));
         return (AgentProcess) Proxy.newProxyInstance(AgentProcess.class.getClassLoader(), new Class<?>[] {AgentProcess.class},
                 (proxy, method, a) -> switch (method.getName()) {
                     case "getId" -> id;
+                    case "getProcessOptions" -> options;
                     case "toString" -> "AgentProcess[" + id + "]";
                     case "hashCode" -> id.hashCode();
                     case "equals" -> proxy == a[0];
