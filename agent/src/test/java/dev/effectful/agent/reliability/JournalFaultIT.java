@@ -97,7 +97,8 @@ class JournalFaultIT {
         Path disk = mountTmpfs("24m");
         Path journal = disk.resolve("journal");
         ForkedApp burst = ForkedApp.jdk(jdk).main(BurstApp.class).workDir(tmp)
-                .agentArgs("journal=" + journal + ",journal.reserve=6m").sysprop("threads", 4).sysprop("calls", 40)
+                // the reserve covers what calls already admitted still write: 4 threads' outcomes of ~1 MiB each
+                .agentArgs("journal=" + journal + ",journal.reserve=8m").sysprop("threads", 4).sysprop("calls", 40)
                 .start(tmp.resolve("logs"));
         int code = burst.awaitExit(Duration.ofMinutes(3));
         String err = burst.stderr();
