@@ -56,8 +56,9 @@ public record PostgresSettings(String url, String user, String password, Duratio
             return null;
         }
         String password = keys.get(PASSWORD).orElse(null);
-        if (password == null && keys.get(PASSWORD_FILE).isPresent()) {
-            Path file = Path.of(keys.get(PASSWORD_FILE).get());
+        java.util.Optional<String> passwordFile = password == null ? keys.get(PASSWORD_FILE) : java.util.Optional.empty();
+        if (passwordFile.isPresent()) {
+            Path file = Path.of(passwordFile.get());
             try {
                 password = Files.readString(file).replaceAll("[\\r\\n]+$", "");
             } catch (IOException e) {
