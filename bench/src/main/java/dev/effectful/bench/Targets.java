@@ -43,11 +43,14 @@ final class Targets {
             double eff = median(r, "effectful");
             out.add(new Check("READ call median at most the new intent's", fmt(read) + " vs " + fmt(eff), read <= eff));
         }
-        if (has(r, "effectful_sync", "chronicle_msync")) {
+        if (has(r, "effectful_sync", "effectful", "chronicle_msync", "chronicle_floor")) {
+            // what one msync adds to a raw append: chronicle_msync is one append and its msync, the floor two appends
             double sync = median(r, "effectful_sync");
-            double msync = median(r, "chronicle_msync");
-            out.add(new Check("sync=intent within 1.3x of one msync (chronicle_msync)",
-                    fmt(sync) + " vs " + fmt(msync) + " = " + ratio(sync, msync), sync <= 1.3 * msync));
+            double eff = median(r, "effectful");
+            double msyncAdds = Math.max(0, median(r, "chronicle_msync") - median(r, "chronicle_floor") / 2);
+            out.add(new Check("sync=intent at most a new intent plus 1.3x what one msync adds to a raw append",
+                    fmt(sync) + " vs " + fmt(eff) + " + 1.3 x " + fmt(msyncAdds) + " = " + fmt(eff + 1.3 * msyncAdds),
+                    sync <= eff + 1.3 * msyncAdds));
         }
         if (r.perCall != null && r.perCall.containsKey("effectful_postgres")) {
             // the PostgreSQL store on loopback, with the server's default durability
@@ -68,15 +71,21 @@ final class Targets {
         }
         if (r.firstCall != null) {
             double fresh = r.firstCall.get("empty_journal_ms");
+            double restart = r.firstCall.get("restart_ms");
+            String runs = String.format("median of %.0f", r.firstCall.get("runs"));
             out.add(new Check("first guarded call served within 100 ms of main starting (fresh JVM, empty journal)",
-                    String.format("%.0f ms (restart on its journal: %.0f ms; median of %.0f)", fresh,
-                            r.firstCall.get("restart_ms"), r.firstCall.get("runs")), fresh <= 100));
+                    String.format("%.0f ms (%s)", fresh, runs), fresh <= 100));
+            out.add(new Check("first guarded call served within 100 ms of main starting (restart on its journal)",
+                    String.format("%.0f ms (%s)", restart, runs), restart <= 100));
         }
         if (r.recovery != null) {
             out.add(new Check("first call after a restart on 1,000,000 attempts within 1 s",
                     String.format("%.2f s from launch, %.0f ms from JVM start (first start, no snapshot: %.2f s)",
                             r.recovery.secondsToFirstCall(), r.recovery.msSinceJvmStart(),
                             r.recovery.coldSecondsToFirstCall()), r.recovery.secondsToFirstCall() <= 1.0));
+            out.add(new Check("first call on 1,000,000 attempts within 1 s with no index snapshot (the first start)",
+                    String.format("%.2f s from launch", r.recovery.coldSecondsToFirstCall()),
+                    r.recovery.coldSecondsToFirstCall() <= 1.0));
             out.add(new Check("heap per remembered key at most 100 B",
                     String.format("%.0f B", r.recovery.heapBytesPerKey()), r.recovery.heapBytesPerKey() <= 100));
             out.add(new Check("disk per attempt at most 300 B",
