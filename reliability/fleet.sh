@@ -26,9 +26,9 @@ deps=$(tr ':' '\n' < reliability/target/fleet-deps.txt | grep -v '/dev/effectful
 # a private copy of the classes, so rebuilding the checkout during a long campaign cannot disturb it
 snap=reliability/target/fleet-classes-snapshot
 rm -rf "$snap"; mkdir -p "$snap"
-cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"
+cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"; cp -r journal/target/classes "$snap/journal"
 cp -r annotations/target/classes "$snap/annotations"; cp agent/target/effectful-agent.jar "$snap/effectful-agent.jar"
-cp="$snap/test:$snap/runtime:$snap/annotations:$deps"
+cp="$snap/test:$snap/runtime:$snap/journal:$snap/annotations:$deps"
 exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
   --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
   -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true \

@@ -25,8 +25,8 @@ deps=$(tr ':' '\n' < reliability/target/soak-deps.txt | grep -v '/dev/effectful/
 # a private copy (not the campaign's), so a rebuild or a campaign running beside it cannot disturb it
 snap=reliability/target/soak-snapshot
 rm -rf "$snap"; mkdir -p "$snap"
-cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"
+cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"; cp -r journal/target/classes "$snap/journal"
 cp -r annotations/target/classes "$snap/annotations"; cp agent/target/effectful-agent.jar "$snap/effectful-agent.jar"
-cp="$snap/test:$snap/runtime:$snap/annotations:$deps"
+cp="$snap/test:$snap/runtime:$snap/journal:$snap/annotations:$deps"
 exec java -cp "$cp" dev.effectful.agent.reliability.Soak --minutes "$minutes" "${extra[@]}" \
   --out reliability/target --agent "$snap/effectful-agent.jar"
