@@ -6,6 +6,7 @@ import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 18: {@code @EffectfulTool(keyHeader = "Idempotency-Key")} puts the intent key on the requests a
+ * {@code @EffectfulTool(keyHeader = "Idempotency-Key")} puts the intent key on the requests a
  * tool's body sends through the JDK's HTTP clients, as seen by a real service on loopback, in a JVM
  * started with the real agent.
  */
@@ -49,19 +50,28 @@ public class KeyHeaderIT {
         }
     }
 
-    @Test
-    void theClientsAreWovenWithoutByteBuddysPipeline() throws Exception {
-        Path classes = tmp.resolve("classes.txt");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"jdk-send", "url-connection"})
+    void theClientsAreWovenWithoutByteBuddysPipeline(String client) throws Exception {
+        Path classes = tmp.resolve("classes-" + client + ".txt");
         try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
-            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(KeyHeaderApp.class, "jdk-send")
+            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(KeyHeaderApp.class, client)
                     .jvmArg("-Xlog:class+load=info:file=" + classes)
-                    .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url())
-                    .run(tmp.resolve("logs"), Duration.ofSeconds(60));
-            assertKeysTravel("jdk-send", service, app.results());
+                    .sysprop("effectful.journal.dir", tmp.resolve("journal-" + client)).sysprop("ledger", service.url())
+                    .run(tmp.resolve("logs-" + client), Duration.ofSeconds(60));
+            assertKeysTravel(client, service, app.results());
         }
-        String loaded = java.nio.file.Files.readString(classes);
-        assertThat(loaded).contains("jdk.internal.net.http.HttpClientImpl ", "dev.effectful.agent.bridge.EntryHooks ");
-        // the key header is an inserted call (EntryCall), not advice: loading the client costs no Advice pipeline
+        String woven = client.equals("jdk-send") ? "jdk.internal.net.http.HttpClientImpl " : "java.net.HttpURLConnection ";
+        assertWovenWithoutByteBuddysPipeline(classes, woven);
+    }
+
+    /**
+     * The key header is an inserted call (EntryCall), not advice: loading the client ({@code wovenClass}, with the
+     * bridge's {@code EntryHooks}) loads nothing of Byte Buddy beyond its ASM core. Shared with the OkHttp tests.
+     */
+    public static void assertWovenWithoutByteBuddysPipeline(Path classLoadLog, String wovenClass) throws java.io.IOException {
+        String loaded = java.nio.file.Files.readString(classLoadLog);
+        assertThat(loaded).contains(wovenClass, "dev.effectful.agent.bridge.EntryHooks ");
         assertThat(loaded.lines().filter(l -> l.contains(" net.bytebuddy.asm.Advice") || l.contains(" net.bytebuddy.description.")
                 || l.contains(" net.bytebuddy.dynamic.") || l.contains(" net.bytebuddy.pool.")))
                 .as("Byte Buddy classes beyond its ASM core").isEmpty();

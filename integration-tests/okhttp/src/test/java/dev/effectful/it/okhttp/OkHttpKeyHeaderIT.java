@@ -19,8 +19,9 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 18: {@code keyHeader} on requests sent through OkHttp, the real library in a JVM with the real
- * agent: 5.5.1 (the module's dependency) and 4.12.0 (its jar swapped in on the forked class path).
+ * {@code keyHeader} on requests sent through OkHttp, the real library in a JVM with the real agent: 5.5.1
+ * (the module's dependency) and 4.12.0 (its jar swapped in on the forked class path). The client is woven
+ * by an inserted call, without Byte Buddy's pipeline.
  */
 class OkHttpKeyHeaderIT {
 
@@ -30,9 +31,10 @@ class OkHttpKeyHeaderIT {
     @ParameterizedTest(name = "OkHttp {0}, {1}")
     @CsvSource({"5.5.1, okhttp", "5.5.1, okhttp-enqueue", "4.12.0, okhttp", "4.12.0, okhttp-enqueue"})
     void theServiceSeesTheIntentKeyOnEveryAttemptOfTheSameIntentOnly(String version, String client) throws Exception {
+        Path classes = tmp.resolve("classes.txt");
         try (HeaderLedger service = new HeaderLedger("Idempotency-Key")) {
             ForkedApp app = ForkedApp.jdk(Jdk.current()).main(OkHttpKeyHeaderApp.class, client)
-                    .classPath(classPathWith(version))
+                    .classPath(classPathWith(version)).jvmArg("-Xlog:class+load=info:file=" + classes)
                     .sysprop("effectful.journal.dir", tmp.resolve("journal")).sysprop("ledger", service.url())
                     .run(tmp.resolve("logs"), Duration.ofSeconds(60));
             Map<String, String> r = app.results();
@@ -41,6 +43,7 @@ class OkHttpKeyHeaderIT {
             assertThat(app.stderr()).as("the application's own key, kept, is named once")
                     .containsOnlyOnce("set by the application or its HTTP library, kept as is");
         }
+        KeyHeaderIT.assertWovenWithoutByteBuddysPipeline(classes, "okhttp3.OkHttpClient ");
     }
 
     /** The test class path, with OkHttp 4's jar in place of 5's for 4.12.0. */
