@@ -40,7 +40,6 @@ final class Fleet {
 
     private final Settings settings;
     private int number;
-    private long warmupMillis;
 
     Fleet(Settings settings) {
         this.settings = settings;
@@ -48,7 +47,6 @@ final class Fleet {
 
     List<Run> run() throws Exception {
         long windowMillis = settings.quick() ? 4_000 : 10_000;
-        warmupMillis = settings.quick() ? 3_000 : 15_000;
         List<Run> out = new ArrayList<>();
         // the local journal first: what one host does with no shared store
         out.add(measure(null, 1, 1, windowMillis));
@@ -97,12 +95,12 @@ final class Fleet {
                 outs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
                 ins.add(new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8));
             }
+            // each host warms up until its JIT is quiet (FleetHost); the window opens when the last one is
+            long warmedMillis = 0;
             for (int h = 0; h < hosts; h++) {
-                expect(outs.get(h), "READY", work, h);
+                String[] ready = expect(outs.get(h), "READY", work, h).split(" ");
+                warmedMillis = Math.max(warmedMillis, Long.parseLong(ready[2]));
             }
-            // the hosts call from the start; the window opens once their JIT has compiled the path, as on
-            // hosts that have been up for a while (without this, C2 took a fifth of both cores in the 3 x 4 window)
-            Thread.sleep(warmupMillis);
             String loadBefore = RunAll.loadAverage();
             for (Writer w : ins) {
                 w.write("GO " + windowMillis + "\n");
@@ -142,8 +140,9 @@ final class Fleet {
             Run r = new Run(store, hosts, threads, calls * 1000.0 / windowMillis, p50, p99, calls, errors, server,
                     bodies, pg == null ? 0 : SHARED_IDS, sharedErrors);
             System.out.printf("== fleet %-8s %d host(s) x %d thread(s): %,.0f new intents/s, p50 %.3f ms, p99 %.3f ms"
-                            + " (%d calls, %d errors; load %s)%s%s%n", store, hosts, threads, r.intentsPerSecond(),
-                    p50 / 1e6, p99 / 1e6, calls, errors, loadBefore, server.isEmpty() ? "" : "; " + server,
+                            + " (%d calls, %d errors; load %s; warmed up %.1f s)%s%s%n", store, hosts, threads,
+                    r.intentsPerSecond(), p50 / 1e6, p99 / 1e6, calls, errors, loadBefore, warmedMillis / 1000.0,
+                    server.isEmpty() ? "" : "; " + server,
                     pg == null ? "" : String.format("; shared walk: %d bodies for %d ids (%d errors)", bodies,
                             SHARED_IDS, sharedErrors));
             for (Process p : procs) {

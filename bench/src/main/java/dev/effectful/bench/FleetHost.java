@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread walks the same ids in one fleet-wide task and the host reports how many bodies it ran.
  *
  * <pre>java -javaagent:effectful-agent.jar=... -cp benchmarks.jar dev.effectful.bench.FleetHost NAME THREADS SHARED_IDS</pre>
- * Prints {@code READY}, then {@code RESULT calls latenciesFile}, then {@code SHARED bodies errors}.
+ * Prints {@code READY warmCalls warmMillis}, then {@code RESULT calls latenciesFile}, then {@code SHARED bodies errors}.
  */
 public final class FleetHost {
 
@@ -80,12 +80,26 @@ public final class FleetHost {
             th.start();
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        // warm up: a few thousand calls in all, or 20 s, whichever comes first
-        long warmUntil = System.nanoTime() + 20_000_000_000L;
+        // warm up: a few thousand calls, then until the JIT has compiled the path (its compile time still for
+        // 2 s), as on a host that has been up for a while; at most 60 s. A window opened on a young JVM measures
+        // C2 (a fifth of both cores in a 3 x 4 run) as much as the store.
+        long began = System.nanoTime();
+        long warmUntil = began + 60_000_000_000L;
         while (warm.get() < 3_000 && System.nanoTime() < warmUntil) {
             Thread.sleep(20);
         }
-        System.out.println("READY " + warm.get());
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long compiled = jit.getTotalCompilationTime();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < warmUntil && System.nanoTime() - quietSince < 2_000_000_000L) {
+            Thread.sleep(250);
+            long now = jit.getTotalCompilationTime();
+            if (now - compiled > 10) {
+                quietSince = System.nanoTime();
+            }
+            compiled = now;
+        }
+        System.out.println("READY " + warm.get() + " " + (System.nanoTime() - began) / 1_000_000);
         System.out.flush();
         String go = in.readLine();
         if (go == null || !go.startsWith("GO ")) {
