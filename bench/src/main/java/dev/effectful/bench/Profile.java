@@ -37,9 +37,6 @@ final class Profile {
             Path jfr = dir.resolve(c.name() + ".jfr");
             Files.deleteIfExists(jfr);
             perCall.run(c, 1, List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints",
-                    // the agent, Chronicle and JMH together run deeper than JFR's default 64 frames: a truncated
-                    // stack loses the benchmark method at its bottom, and the sample would be dropped
-                    "-XX:FlightRecorderOptions=stackdepth=256",
                     "-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true"), true);
             Hotspots h = new Hotspots(JfrHotspots.top(jfr, 30, null), JfrHotspots.topSelf(jfr, 15));
             out.put(c.name(), h);
