@@ -19,16 +19,8 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   mvn -q -B -pl agent -am package -DskipTests
   mvn -q -B -pl agent -am test-compile
 fi
-mkdir -p reliability/target
-mvn -q -B -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/reliability/target/fleet-deps.txt" >/dev/null
-# this checkout's own classes first, never a stale SNAPSHOT from ~/.m2
-deps=$(tr ':' '\n' < reliability/target/fleet-deps.txt | grep -v '/dev/effectful/' | paste -sd: -)
-# a private copy of the classes, so rebuilding the checkout during a long campaign cannot disturb it
-snap=reliability/target/fleet-classes-snapshot
-rm -rf "$snap"; mkdir -p "$snap"
-cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"; cp -r journal/target/classes "$snap/journal"
-cp -r annotations/target/classes "$snap/annotations"; cp agent/target/effectful-agent.jar "$snap/effectful-agent.jar"
-cp="$snap/test:$snap/runtime:$snap/journal:$snap/annotations:$deps"
+. reliability/classpath.sh
+campaign_classpath fleet
 exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
   --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
   -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true \

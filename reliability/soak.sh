@@ -18,15 +18,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   mvn -q -B install -DskipTests
   mvn -q -B -pl agent -am test-compile
 fi
-mkdir -p reliability/target
-mvn -q -B -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/reliability/target/soak-deps.txt" >/dev/null
-# this checkout's own classes first, never a stale SNAPSHOT from ~/.m2
-deps=$(tr ':' '\n' < reliability/target/soak-deps.txt | grep -v '/dev/effectful/' | paste -sd: -)
-# a private copy (not the campaign's), so a rebuild or a campaign running beside it cannot disturb it
-snap=reliability/target/soak-snapshot
-rm -rf "$snap"; mkdir -p "$snap"
-cp -r agent/target/test-classes "$snap/test"; cp -r runtime/target/classes "$snap/runtime"; cp -r journal/target/classes "$snap/journal"
-cp -r annotations/target/classes "$snap/annotations"; cp agent/target/effectful-agent.jar "$snap/effectful-agent.jar"
-cp="$snap/test:$snap/runtime:$snap/journal:$snap/annotations:$deps"
+. reliability/classpath.sh
+campaign_classpath soak
 exec java -cp "$cp" dev.effectful.agent.reliability.Soak --minutes "$minutes" "${extra[@]}" \
   --out reliability/target --agent "$snap/effectful-agent.jar"
