@@ -31,7 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LiveResolveIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The operator's command as the verbose hold message names it. */
     private static final Pattern PASTE = Pattern.compile("run: (java -jar .*?) \\(or --applied no");
+    /** The operator's command as {@code journal unresolved} prints it. */
+    private static final Pattern UNRESOLVED_PASTE = Pattern.compile("(?m)^  (java -jar .* resolve \\S+ --applied yes .*)$");
 
     @TempDir
     Path tmp;
@@ -43,9 +46,14 @@ class LiveResolveIT {
         int step;
 
         Writer(Path journal, EffectLedger ledger) throws Exception {
+            this(journal, ledger, "short");
+        }
+
+        Writer(Path journal, EffectLedger ledger, String heldMessage) throws Exception {
             ctl = Files.createDirectories(tmp.resolve("ctl"));
             app = ForkedApp.jdk(Jdk.current()).main(LiveResolveApp.class)
                     .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
+                    .sysprop("effectful.held.message", heldMessage)
                     .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
                     .start(tmp.resolve("logs"));
         }
@@ -119,11 +127,20 @@ class LiveResolveIT {
             assertThat(dedup.type()).isEqualTo(RecordType.DEDUP);
             assertThat(dedup.message()).contains("checked the bank");
 
-            // the hold message's command, pasted into a shell as it stands
+            // the model is told what happened and what to tell the user: no command, no path, no journal directory
             JsonNode held = heldUnknown(w, ledger, "transfer", "transfer", "e");
-            Matcher m = PASTE.matcher(held.get("message").asText());
-            assertThat(m.find()).as(held.get("message").asText()).isTrue();
+            String told = held.toString();
+            assertThat(told).contains("do not retry", "tell the user it is being checked")
+                    .doesNotContain("java -jar", "journal resolve", "--applied", "--dir", ForkedApp.AGENT_JAR.getFileName().toString(),
+                            journal.toAbsolutePath().toString(), tmp.toString());
+            // the operator gets the command from journal unresolved, pasted into a shell as it stands
+            CliRun unresolved = CliRun.journal(journal, "unresolved");
+            assertThat(unresolved.exitCode()).as(unresolved.toString()).isEqualTo(3);
+            Matcher m = UNRESOLVED_PASTE.matcher(unresolved.stdout());
+            assertThat(m.find()).as(unresolved.stdout()).isTrue();
             String pasted = m.group(1);
+            assertThat(pasted).contains("resolve " + held.get("intent_key").asText(), ForkedApp.AGENT_JAR.toString(),
+                    "--dir " + journal.toAbsolutePath());
             assertThat(pasted).contains(ForkedApp.AGENT_JAR.toString(), "--dir " + journal.toAbsolutePath());
             ProcessBuilder shell = new ProcessBuilder("sh", "-c", pasted).directory(tmp.toFile())
                     .redirectOutput(tmp.resolve("paste-out.txt").toFile()).redirectError(tmp.resolve("paste-err.txt").toFile());
@@ -143,6 +160,18 @@ class LiveResolveIT {
             assertThat(w.run("transfer d")).isEqualTo("done:transfer:d");
             assertThat(ledger.effects("transfer", "d")).as("the body ran again").isEqualTo(2);
             assertThat(w.app.stdout()).doesNotContain("DONE");
+        }
+    }
+
+    @Test
+    void theVerboseFormStillPutsTheOperatorsCommandInTheAnswer() throws Exception {
+        Path journal = tmp.resolve("journal");
+        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger, "operator")) {
+            JsonNode held = heldUnknown(w, ledger, "transfer", "transfer", "v");
+            Matcher m = PASTE.matcher(held.get("message").asText());
+            assertThat(m.find()).as(held.get("message").asText()).isTrue();
+            assertThat(m.group(1)).contains(ForkedApp.AGENT_JAR.toString(), "--dir " + journal.toAbsolutePath(),
+                    "resolve " + held.get("intent_key").asText());
         }
     }
 

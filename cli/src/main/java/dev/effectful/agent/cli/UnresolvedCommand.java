@@ -1,6 +1,7 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.runtime.journal.JournalLock;
+import dev.effectful.runtime.reentry.ResolveHint;
 import dev.effectful.runtime.journal.JournalRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -118,8 +119,10 @@ final class UnresolvedCommand implements Callable<Integer> {
     private void print(List<Row> rows) {
         table(rows).print(cli.out, cli.style);
         cli.out.println();
-        cli.out.println("Check each effect at its receiver, then record the verdict:");
-        cli.out.println("  journal resolve KEY --applied yes|no [--note TEXT]   (works while the agent runs)");
+        cli.out.println("Check each effect at its receiver, then record the verdict (works while the agent runs), e.g.:");
+        // the whole command, ready to paste from any directory: the model's answer leaves it out on purpose
+        cli.out.println("  " + ResolveHint.forJournal(cli.journalDir()).command(rows.get(0).intent().key()));
+        cli.out.println("  (--applied no if it did not apply; --result JSON gives the value a repeat returns)");
     }
 
     private Table table(List<Row> rows) {

@@ -147,7 +147,9 @@ class JournalCliTest {
         assertThat(r.code()).isEqualTo(3);
         assertThat(r.out()).contains(K_CRASH, K_UNKNOWN, K_PROBE_FAILED).doesNotContain(K_OK);
         assertThat(r.out()).contains("no-outcome", "unknown", "probe-failed", "create_order", "\"card\":\"hmac:9f2c…\"");
-        assertThat(r.out()).contains("journal resolve KEY --applied yes|no");
+        // the operator's command, whole: the journal's absolute directory and a real key (the model is never told it)
+        assertThat(r.out()).contains("journal --dir " + java.nio.file.Path.of(d).toAbsolutePath().normalize() + " resolve "
+                + K_CRASH + " --applied yes --note", "--applied no if it did not apply");
 
         List<JsonNode> docs = lines(cli("--dir", d, "--json", "unresolved").out());
         assertThat(docs).extracting(n -> n.get("intent_key").asText()).containsExactly(K_CRASH, K_UNKNOWN, K_PROBE_FAILED);

@@ -38,7 +38,7 @@ import java.util.function.UnaryOperator;
 public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                               Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
                               long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask,
-                              Approvals approvals) {
+                              Approvals approvals, HeldMessage heldMessage) {
 
     /** The default of {@link #TASK_BUDGET}. */
     public static final Duration DEFAULT_TASK_BUDGET = Duration.ofMinutes(5);
@@ -64,6 +64,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
         private Store store = Store.LOCAL;
         private Duration taskBudget = DEFAULT_TASK_BUDGET;
         private TrustTask mcpTrustTask = TrustTask.LOOPBACK;
+        private HeldMessage heldMessage = HeldMessage.SHORT;
         private Approvals approvals = Approvals.NONE;
 
         private Builder(Path journalDir) {
@@ -130,6 +131,12 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             return this;
         }
 
+        /** {@link #HELD_MESSAGE}. */
+        public Builder heldMessage(HeldMessage v) {
+            heldMessage = v;
+            return this;
+        }
+
         /** {@link #APPROVAL} and {@link #APPROVAL_TIMEOUT}. */
         public Builder approvals(Approvals v) {
             approvals = v;
@@ -138,7 +145,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
 
         public EffectfulConfig build() {
             return new EffectfulConfig(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle,
-                    journalReserveBytes, store, taskBudget, mcpTrustTask, approvals);
+                    journalReserveBytes, store, taskBudget, mcpTrustTask, approvals, heldMessage);
         }
     }
 
@@ -191,12 +198,20 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     /** How long an approval request waits for a verdict before it expires (a duration; default 24h). */
     public static final String APPROVAL_TIMEOUT = "effectful.approval.timeout";
 
+    /**
+     * What a held call's answer tells the model: {@code short} (default: the outcome, that the effect may have
+     * happened, and what to tell the user; the command a person runs goes to the log, the console and
+     * {@code journal unresolved}) or {@code operator} (the answer carries that command too, with the agent jar's
+     * and the journal's absolute paths).
+     */
+    public static final String HELD_MESSAGE = "effectful.held.message";
+
     /** Journal roll cycles {@link #ROLL_CYCLE} accepts. */
     public static final List<String> ROLL_CYCLES = List.of("daily", "hourly", "minutely", "five_minutely", "secondly");
 
     /** The configuration's own keys, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
     public static final List<String> KEYS = List.of(JOURNAL_DIR, SYNC, RETENTION, FAILURE, CLASSIFIER_FILE, LOG_LEVEL,
-            ROLL_CYCLE, JOURNAL_RESERVE, STORE, TASK_BUDGET, MCP_TRUST_TASK, APPROVAL, APPROVAL_TIMEOUT);
+            ROLL_CYCLE, JOURNAL_RESERVE, STORE, TASK_BUDGET, MCP_TRUST_TASK, APPROVAL, APPROVAL_TIMEOUT, HELD_MESSAGE);
 
     /**
      * Every key: the configuration's own and every store's in this build ({@code effectful.store.*}, named by
@@ -247,6 +262,9 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
 
     /** {@code effectful.mcp.trust_task}: whose task entries an MCP server believes. */
     public enum TrustTask { LOOPBACK, TRUE, FALSE }
+
+    /** {@link #HELD_MESSAGE}: who a held call's answer is written for. */
+    public enum HeldMessage { SHORT, OPERATOR }
 
     /**
      * The intent store: {@code local}, or a shared store's kind with the settings its provider read and
@@ -394,7 +412,8 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 v.get(TASK_BUDGET, s -> parseDuration(TASK_BUDGET, s), DEFAULT_TASK_BUDGET),
                 v.get(MCP_TRUST_TASK, s -> parseEnum(TrustTask.class, MCP_TRUST_TASK, s), TrustTask.LOOPBACK),
                 new Approvals(v.get(APPROVAL, s -> parseNames(APPROVAL, s), Set.of()),
-                        v.get(APPROVAL_TIMEOUT, s -> parseDuration(APPROVAL_TIMEOUT, s), Approvals.NONE.timeout())));
+                        v.get(APPROVAL_TIMEOUT, s -> parseDuration(APPROVAL_TIMEOUT, s), Approvals.NONE.timeout())),
+                v.get(HELD_MESSAGE, s -> parseEnum(HeldMessage.class, HELD_MESSAGE, s), HeldMessage.SHORT));
         Set<String> given = new HashSet<>();
         for (String key : config.store().isLocal() ? KEYS : allKeys()) {
             src.get(key).ifPresent(x -> given.add(key));

@@ -194,7 +194,7 @@ public final class ReentryRules {
                 return new Decision.Refuse(OutcomeWord.UNKNOWN, Effect.UNKNOWN, null,
                         "attempt " + s.attempts() + " of this " + kind.name().toLowerCase(java.util.Locale.ROOT)
                                 + " may have applied and no probe is declared: held until a person resolves it; "
-                                + hint.sentence(intentKey) + "; do not retry");
+                                + hint.forModel(intentKey));
             }
         }
     }

@@ -16,20 +16,30 @@ import java.util.regex.Pattern;
  * @param store      in fleet mode the shared store's kind ({@code postgres}): the verdict goes there, where
  *                   every host decides, and not into one host's journal; null for a local journal
  * @param storeEnv   in fleet mode the environment variables that reach the store (its provider's reach keys)
+ * @param operatorInAnswer true: the model's answer carries the operator's command too (the verbose form,
+ *                   {@code effectful.held.message=operator}); false (default): the command goes only to the log,
+ *                   the console and {@code journal unresolved}
  */
-public record ResolveHint(String jar, String journalDir, String store, List<String> storeEnv) {
+public record ResolveHint(String jar, String journalDir, String store, List<String> storeEnv, boolean operatorInAnswer) {
+
+    /**
+     * What the model is told of an intent held for a person, in words it can act on and repeat to a customer:
+     * no path, no command, no journal directory (a customer-facing assistant would read those out).
+     */
+    public static final String TELL_THE_MODEL = "a person will check whether it applied; do not retry; tell the user"
+            + " it is being checked and not to ask again";
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=@%+,-]+");
 
     /** Without a known jar or directory (tests, a journal that could not be opened). */
     public static ResolveHint generic() {
-        return new ResolveHint("effectful-agent.jar", null, null, List.of());
+        return new ResolveHint("effectful-agent.jar", null, null, List.of(), false);
     }
 
     /** For a writer of {@code journalDir}, running from the jar that holds this class if it is one. */
     public static ResolveHint forJournal(Path journalDir) {
         return new ResolveHint(shellWord(agentJar()), shellWord(journalDir.toAbsolutePath().normalize().toString()), null,
-                List.of());
+                List.of(), false);
     }
 
     /**
@@ -38,7 +48,20 @@ public record ResolveHint(String jar, String journalDir, String store, List<Stri
      */
     public static ResolveHint forStore(String kind, List<String> reachKeys) {
         return new ResolveHint(shellWord(agentJar()), null, kind, reachKeys.stream()
-                .map(k -> k.toUpperCase(Locale.ROOT).replace('.', '_')).toList());
+                .map(k -> k.toUpperCase(Locale.ROOT).replace('.', '_')).toList(), false);
+    }
+
+    /** The same hint, with the operator's command in the model's answer too ({@code effectful.held.message=operator}). */
+    public ResolveHint withOperatorInAnswer(boolean inAnswer) {
+        return new ResolveHint(jar, journalDir, store, storeEnv, inAnswer);
+    }
+
+    /**
+     * The sentence a hold message to the model ends with: {@link #TELL_THE_MODEL}, or, in the verbose form,
+     * the operator's {@link #sentence} too.
+     */
+    public String forModel(String key) {
+        return operatorInAnswer ? sentence(key) + "; do not retry" : TELL_THE_MODEL;
     }
 
     /** The command recording "applied yes" for {@code key}. */
@@ -72,7 +95,10 @@ public record ResolveHint(String jar, String journalDir, String store, List<Stri
             var source = ResolveHint.class.getProtectionDomain().getCodeSource();
             if (source != null && source.getLocation() != null) {
                 Path p = Path.of(source.getLocation().toURI());
-                if (p.getFileName() != null && p.getFileName().toString().endsWith(".jar")) {
+                String name = p.getFileName() == null ? "" : p.getFileName().toString();
+                // one of the project's module jars (a test or an embedding) is not a jar to run the CLI from
+                boolean moduleJar = name.startsWith("effectful-") && !name.startsWith("effectful-agent");
+                if (name.endsWith(".jar") && !moduleJar) {
                     return p.toAbsolutePath().normalize().toString();
                 }
             }

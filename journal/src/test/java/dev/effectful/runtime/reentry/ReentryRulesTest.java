@@ -79,7 +79,17 @@ class ReentryRulesTest {
         Decision d = decide(state(Phase.INTENDED, 1, null, 0, -1), kind, false, false);
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         assertThat(((Decision.Refuse) d).status()).isEqualTo(OutcomeWord.UNKNOWN);
-        assertThat(((Decision.Refuse) d).message()).contains("journal resolve k --applied yes --note", "(or --applied no");
+        // the model's answer: what to tell the user, never the operator's command or a path
+        assertThat(((Decision.Refuse) d).message()).contains("held until a person resolves it", ResolveHint.TELL_THE_MODEL)
+                .doesNotContain("journal resolve", "--applied", "java -jar");
+    }
+
+    @Test
+    void theVerboseFormPutsTheOperatorsCommandInTheHoldMessage() {
+        Decision d = ReentryRules.decide(state(Phase.UNKNOWN, 1, Effect.UNKNOWN, 0, -1), Kind.MONEY, false, false, "k", 0,
+                ResolveHint.generic().withOperatorInAnswer(true));
+        assertThat(((Decision.Refuse) d).message()).contains("journal resolve k --applied yes --note", "(or --applied no",
+                "do not retry");
     }
 
     @Test

@@ -68,6 +68,7 @@ public final class CallEngine implements AutoCloseable {
                 ? ResolveHint.forStore(config.store().kind(), IntentStoreProviders.find(config.store().kind())
                         .map(IntentStoreProvider::reachKeys).orElse(java.util.List.of()))
                 : local ? ResolveHint.forJournal(journal.journal().directory()) : ResolveHint.generic();
+        hint = hint.withOperatorInAnswer(config.heldMessage() == EffectfulConfig.HeldMessage.OPERATOR);
         this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
                 inFlight::isRunning) : null;
         OutcomeShaper shaper = new OutcomeShaper(config.failure());

@@ -125,8 +125,9 @@ final class Execution {
                 rec.outcome(OutcomeWord.UNKNOWN).effectApplied(Effect.UNKNOWN).message(r.message());
                 records.appendAndApply(rec.build());
                 refusals.refuse(call, Status.UNKNOWN, EffectApplied.UNKNOWN, null, "attempt " + lastAttempt
-                        + " may have applied and the probe failed (" + r.message() + "): not run again; retry later or"
-                        + " ask a person to resolve it; " + hint.sentence(call.intentKey()));
+                        + " may have applied and the probe failed (" + r.message() + "): not run again; retry later (the"
+                        + " next call probes again) or tell the user a person is checking it"
+                        + (hint.operatorInAnswer() ? "; " + hint.sentence(call.intentKey()) : ""));
             }
         }
     }

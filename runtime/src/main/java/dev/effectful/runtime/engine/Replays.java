@@ -7,6 +7,7 @@ import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.reentry.Decision;
+import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.ResolveHint;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.values.ResultCodec;
@@ -133,9 +134,14 @@ final class Replays {
                 records.events().dedup(call, true);
                 return;
             } catch (Exception e) {
+                String fix = hint.command(call.intentKey()).replace(" --applied yes", " --force --applied yes --result JSON");
                 problem = "; the result they gave cannot be read back as " + tool.returnType().getTypeName() + " ("
-                        + e.getMessage() + "), so none is returned: correct it with " + hint.command(call.intentKey())
-                        .replace(" --applied yes", " --force --applied yes --result JSON");
+                        + e.getMessage() + "), so none is returned"
+                        + (hint.operatorInAnswer() ? ": correct it with " + fix : "; a person is told to correct it");
+                // the operator's command goes to the log, never to the model (which could read it to a customer)
+                AgentLog.warnOnce("bad-result " + call.intentKey(), "effectful: " + tool.verb() + " (intent "
+                        + call.intentKey() + ") was resolved with a result that cannot be read back as "
+                        + tool.returnType().getTypeName() + "; correct it with: " + fix);
             }
         } else {
             problem = "; no result was given, so none is returned";
