@@ -14,12 +14,8 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--host-kills N] [--db-kills N] [--db-freezes N] [--host-freezes N] [--seed S]" >&2; exit 2 ;;
   esac
 done
-if [ -z "${SKIP_BUILD:-}" ]; then
-  # built from this checkout (-am), never installed: the local repository may be shared
-  mvn -q -B -pl agent -am package -DskipTests
-  mvn -q -B -pl agent -am test-compile
-fi
 . reliability/classpath.sh
+campaign_build
 campaign_classpath fleet
 exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
   --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \

@@ -13,11 +13,8 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--kills N] [--seed S] [--tasks N] [--max-delay-ms MS]" >&2; exit 2 ;;
   esac
 done
-if [ -z "${SKIP_BUILD:-}" ]; then
-  mvn -q -B install -DskipTests
-  mvn -q -B -pl agent -am test-compile
-fi
 . reliability/classpath.sh
+campaign_build
 campaign_classpath campaign
 exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
   --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \

@@ -14,11 +14,8 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--minutes N] [--seconds N] [--sample-seconds N] [--retention-seconds N]" >&2; exit 2 ;;
   esac
 done
-if [ -z "${SKIP_BUILD:-}" ]; then
-  mvn -q -B install -DskipTests
-  mvn -q -B -pl agent -am test-compile
-fi
 . reliability/classpath.sh
+campaign_build
 campaign_classpath soak
 exec java -cp "$cp" dev.effectful.agent.reliability.Soak --minutes "$minutes" "${extra[@]}" \
   --out reliability/target --agent "$snap/effectful-agent.jar"
