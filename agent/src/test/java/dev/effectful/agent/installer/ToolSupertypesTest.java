@@ -115,4 +115,72 @@ class ToolSupertypesTest {
         assertThat(s.inheritsTool(noResources, "gen/B", impl)).isTrue();
         assertThat(s.toolType(internal(InheritedTools.Payments.class))).isPresent();
     }
+
+    /** A class without tools that an application extends, and two subclasses of it. */
+    abstract static class PlainBase implements Serializable {
+    }
+
+    static final class PlainA extends PlainBase {
+    }
+
+    static final class PlainB extends PlainBase {
+    }
+
+    @Test
+    void aSupertypeThatPassedTheTransformerEarlierIsNotReadAgain() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader loader = new CountingLoader();
+        // the base loads first (a framework's interfaces often do): its own answer is remembered as it passes
+        assertThat(s.inheritsTool(loader, internal(PlainBase.class), bytesOf(PlainBase.class))).isFalse();
+        assertThat(s.inheritsTool(loader, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
+        assertThat(s.inheritsTool(loader, internal(PlainB.class), bytesOf(PlainB.class))).isFalse();
+        assertThat(loader.reads).as("the base's answer came from when it passed").hasValue(0);
+    }
+
+    @Test
+    void aParentLoadersAnswerServesItsChildren() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader parent = new CountingLoader();
+        AtomicInteger childReads = new AtomicInteger();
+        ClassLoader childOfParent = new ClassLoader(parent) {
+            @Override
+            public InputStream getResourceAsStream(String name) {
+                childReads.incrementAndGet();
+                return super.getResourceAsStream(name);
+            }
+        };
+        assertThat(s.inheritsTool(parent, internal(PlainBase.class), bytesOf(PlainBase.class))).isFalse();
+        assertThat(s.inheritsTool(childOfParent, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
+        assertThat(childReads).as("the parent defined the base: its answer is the child's").hasValue(0);
+        // and a "yes" the parent saw is the child's too
+        s.sawToolType(parent, internal(InheritedTools.Payments.class), bytesOf(InheritedTools.Payments.class));
+        assertThat(s.inheritsTool(childOfParent, internal(InheritedTools.CardPayments.class),
+                bytesOf(InheritedTools.CardPayments.class))).isTrue();
+    }
+
+    @Test
+    void anUnreadableSupertypeLeavesNoAnswerForItsSubclass() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        String hidden = internal(PlainBase.class) + ".class";
+        ClassLoader baseUnreadable = new ClassLoader(ToolSupertypesTest.class.getClassLoader()) {
+            @Override
+            public InputStream getResourceAsStream(String name) {
+                return name.equals(hidden) ? null : super.getResourceAsStream(name);
+            }
+        };
+        // PlainA's base cannot be read (yet): PlainA is not remembered as "no"...
+        assertThat(s.inheritsTool(baseUnreadable, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
+        // ...so once the base turns out to declare a tool, a subclass of PlainA finds it
+        s.sawToolType(new CountingLoader(), internal(PlainBase.class), bytesOf(InheritedTools.Payments.class));
+        assertThat(s.inheritsTool(baseUnreadable, "gen/SubOfA", subclassBytes(internal(PlainA.class)))).isTrue();
+    }
+
+    /** A minimal class file of a class extending {@code superName}. */
+    private static byte[] subclassBytes(String superName) {
+        net.bytebuddy.jar.asm.ClassWriter w = new net.bytebuddy.jar.asm.ClassWriter(0);
+        w.visit(net.bytebuddy.jar.asm.Opcodes.V17, net.bytebuddy.jar.asm.Opcodes.ACC_PUBLIC, "gen/SubOfA", null, superName,
+                null);
+        w.visitEnd();
+        return w.toByteArray();
+    }
 }
