@@ -270,7 +270,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                 }
                 case NO_SUCH_INTENT -> throw new CliException(JournalCli.USAGE, "no intent " + key + " in the shared store");
                 case NOT_AWAITING_APPROVAL, STILL_RUNNING -> throw new CliException(JournalCli.REFUSED, "intent " + key
-                        + " does not wait for an approval in the shared store; nothing to decide");
+                        + " does not wait for an approval in the shared store" + SharedStoreView.standing(view, key)
+                        + "; nothing to decide");
             };
         } catch (StoreUnavailableException e) {
             throw new CliException(JournalCli.USAGE, "shared store unavailable: " + e.getMessage());
