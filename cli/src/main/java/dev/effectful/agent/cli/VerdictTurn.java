@@ -1,8 +1,10 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.runtime.journal.ResolutionRequest;
 import dev.effectful.runtime.journal.VerdictClaim;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -27,6 +29,10 @@ final class VerdictTurn {
     }
 
     static int alone(Path dir, String key, long waitSeconds, Work work) throws CliException {
+        if (!ResolutionRequest.isKey(key) || !Files.isDirectory(dir)) {
+            // no journal, or no key one could hold: nothing to claim, and the work refuses it in its usual words
+            return work.run();
+        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(1, waitSeconds));
         while (true) {
             VerdictClaim.Attempt attempt;
