@@ -76,20 +76,23 @@ abstract class ApprovalVerdict implements Callable<Integer> {
         if (foreign.isPresent()) {
             throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
         }
-        JournalRecord request = find(dir);
-        if (JournalLock.isHeld(dir)) {
-            Integer done = handOver(dir, request);
-            if (done != null) {
-                return done;
+        // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
+        return VerdictTurn.alone(dir, key, waitSeconds, () -> {
+            JournalRecord request = find(dir);
+            if (JournalLock.isHeld(dir)) {
+                Integer done = handOver(dir, request);
+                if (done != null) {
+                    return done;
+                }
             }
-        }
-        return writeItself(dir, request);
+            return writeItself(dir, request);
+        });
     }
 
     /** The intent's {@code approval_requested} record, checked: it waits for a verdict. */
     private JournalRecord find(Path dir) throws CliException {
         JournalIntents table = new JournalIntents();
-        JournalRecord[] request = new JournalRecord[1];
+        JournalRecord[] request = new JournalRecord[2]; // [0] the request, [1] the verdict on it, if any
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
             report = reader.scan((index, r) -> {
@@ -97,6 +100,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                     table.accept(index, r);
                     if (r.type() == RecordType.APPROVAL_REQUESTED) {
                         request[0] = r;
+                    } else if (r.type() == RecordType.APPROVAL) {
+                        request[1] = r;
                     }
                 }
             });
@@ -108,11 +113,22 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                     + " (see: journal approvals)");
         }
         JournalIntents.Intent intent = table.intent(row);
+        String nothingTo = "nothing to " + (verdict().equals("approved") ? "approve" : "deny");
+        if (intent.state() != JournalIntents.State.AWAITING_APPROVAL && request[1] != null) {
+            throw new CliException(JournalCli.REFUSED, "intent " + key + " is already decided: " + standing(request[1])
+                    + "; " + nothingTo);
+        }
         if (intent.state() != JournalIntents.State.AWAITING_APPROVAL || request[0] == null) {
             throw new CliException(JournalCli.REFUSED, "intent " + key + " does not wait for an approval (it is "
-                    + intent.state().word + "); nothing to " + (verdict().equals("approved") ? "approve" : "deny"));
+                    + intent.state().word + "); " + nothingTo);
         }
         return request[0];
+    }
+
+    /** The verdict that stands, in the words a person gave it: {@code approved by Ann (ops) (note: ...)}. */
+    static String standing(JournalRecord approval) {
+        return approval.verdict() + (approval.by() == null ? "" : " by " + Table.clean(approval.by()))
+                + (approval.note() == null ? "" : " (note: " + Table.clean(approval.note()) + ")");
     }
 
     private JournalRecord.Builder record(JournalRecord request) {
@@ -175,8 +191,12 @@ abstract class ApprovalVerdict implements Callable<Integer> {
             for (int round = 1; ; round++) {
                 for (JournalRecord r = tailer.next(); r != null; r = tailer.next()) {
                     if (r.type() == RecordType.APPROVAL && key.equals(r.intentKey())) {
-                        report(r, holder);
-                        return JournalCli.OK;
+                        if (verdict().equals(r.verdict()) && by().equals(r.by())) {
+                            report(r, holder);
+                            return JournalCli.OK;
+                        }
+                        // another verdict (an expiry, an answer by elicitation) got there first: the writer
+                        // refuses this one, and that refusal is what this CLI reports
                     }
                 }
                 if (Files.exists(refusal)) {
@@ -250,7 +270,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                 }
                 case NO_SUCH_INTENT -> throw new CliException(JournalCli.USAGE, "no intent " + key + " in the shared store");
                 case NOT_AWAITING_APPROVAL, STILL_RUNNING -> throw new CliException(JournalCli.REFUSED, "intent " + key
-                        + " does not wait for an approval in the shared store; nothing to decide");
+                        + " does not wait for an approval in the shared store" + SharedStoreView.standing(view, key)
+                        + "; nothing to decide");
             };
         } catch (StoreUnavailableException e) {
             throw new CliException(JournalCli.USAGE, "shared store unavailable: " + e.getMessage());

@@ -93,13 +93,16 @@ final class ResolveCommand implements Callable<Integer> {
         if (foreign.isPresent()) {
             throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
         }
-        if (JournalLock.isHeld(dir)) {
-            Integer done = handOver(dir, resultJson);
-            if (done != null) {
-                return done;
+        // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
+        return VerdictTurn.alone(dir, key, waitSeconds, () -> {
+            if (JournalLock.isHeld(dir)) {
+                Integer done = handOver(dir, resultJson);
+                if (done != null) {
+                    return done;
+                }
             }
-        }
-        return writeItself(dir, resultJson, true);
+            return writeItself(dir, resultJson, true);
+        });
     }
 
     /** The --result text, compacted; usage errors for a value that cannot be one. */
@@ -283,7 +286,7 @@ final class ResolveCommand implements Callable<Integer> {
     /** The intent as the journal shows it, checked: known, and unresolved unless --force. */
     private Target find(Path dir) throws CliException {
         JournalIntents table = new JournalIntents();
-        JournalRecord[] latest = new JournalRecord[2]; // [0] latest intent, [1] latest record of the key
+        JournalRecord[] latest = new JournalRecord[3]; // [0] latest intent, [1] latest record, [2] latest resolution
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
             report = reader.scan((index, r) -> {
@@ -292,6 +295,8 @@ final class ResolveCommand implements Callable<Integer> {
                     latest[1] = r;
                     if (r.type() == RecordType.INTENT) {
                         latest[0] = r;
+                    } else if (r.type() == RecordType.RESOLUTION) {
+                        latest[2] = r;
                     }
                 }
             });
@@ -303,6 +308,15 @@ final class ResolveCommand implements Callable<Integer> {
                     + " (see: journal unresolved)");
         }
         JournalIntents.Intent intent = table.intent(row);
+        boolean resolvedByAPerson = intent.state() == JournalIntents.State.RESOLVED_YES
+                || intent.state() == JournalIntents.State.RESOLVED_NO;
+        if (resolvedByAPerson && !force && latest[2] != null) {
+            JournalRecord stands = latest[2];
+            throw new CliException(JournalCli.REFUSED, "intent " + key + " is already resolved by a person: effect"
+                    + " applied " + (stands.effectApplied() == Effect.YES ? "yes" : "no")
+                    + (stands.message() == null ? "" : " (note: " + Table.clean(stands.message()) + ")")
+                    + "; nothing to resolve (add --force to record a verdict anyway)");
+        }
         if (!intent.state().unresolved && !force) {
             throw new CliException(JournalCli.REFUSED, "intent " + key + " is " + intent.state().word
                     + ", not unresolved; nothing to resolve (add --force to record a verdict anyway)");

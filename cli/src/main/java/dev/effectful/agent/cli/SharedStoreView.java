@@ -216,11 +216,36 @@ final class SharedStoreView {
                 case STILL_RUNNING -> throw new CliException(JournalCli.REFUSED, "intent " + key
                         + " is still claimed by a live host (its lease has not expired); resolve it once that call ends");
                 case NOT_AWAITING_APPROVAL -> throw new CliException(JournalCli.REFUSED, "intent " + key
-                        + " is not unresolved");
+                        + " is not unresolved in the shared store" + standing(view, key) + "; nothing to resolve");
             };
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
+    }
+
+    /**
+     * What the row says now, for a verdict that was refused: "; already decided: approved by Ann (note: ...)".
+     * Of two verdicts at once the store records one; the other is told which.
+     */
+    static String standing(StoreView view, String key) {
+        StoreView.IntentRow row;
+        try {
+            row = view.show(key).stream().filter(r -> key.equals(r.intentKey())).findFirst().orElse(null);
+        } catch (RuntimeException cannotShow) {
+            return ""; // the refusal stands on its own; only its detail is missing
+        }
+        if (row == null || row.phase() == null) {
+            return "";
+        }
+        String phase = row.phase();
+        String note = row.message() == null ? "" : " (note: " + Table.clean(row.message()) + ")";
+        return switch (phase) {
+            case "approved", "denied", "expired" -> "; already decided: " + phase
+                    + (row.approvalBy() == null ? "" : " by " + Table.clean(row.approvalBy())) + note;
+            case "resolved_applied", "resolved_not_applied" -> "; already resolved by a person: effect applied "
+                    + (phase.equals("resolved_applied") ? "yes" : "no") + note;
+            default -> " (it is " + phase + ")";
+        };
     }
 
     private static CliException unavailable(StoreUnavailableException e) {

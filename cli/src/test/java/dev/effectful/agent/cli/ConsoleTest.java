@@ -8,20 +8,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,16 +36,14 @@ class ConsoleTest {
     @TempDir
     Path tmp;
 
+    private TestConsole console;
     private JournalConsole data;
     private ConsoleServer server;
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (data != null) {
-            data.close();
+        if (console != null) {
+            console.close();
         }
     }
 
@@ -65,58 +58,30 @@ class ConsoleTest {
     }
 
     private ConsoleServer start(Path dir, boolean readOnly) throws Exception {
-        JournalCli cli = new JournalCli(new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()),
-                Map.of(), false, Clock.systemDefaultZone(), 2_000);
-        cli.dir = dir;
-        data = JournalConsole.open(cli);
-        server = ConsoleServer.start(data, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), readOnly,
-                "tester", Clock.systemDefaultZone());
+        console = TestConsole.start(dir, readOnly);
+        data = console.data;
+        server = console.server;
         return server;
     }
 
     private HttpResponse<String> get(String path, String cookie) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(20));
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return console.get(path, cookie);
     }
 
     private HttpResponse<String> post(String path, String cookie, String form) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form));
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return console.post(path, cookie, form);
     }
 
-    /** Signs in with the printed URL; returns the cookie to send back. */
     private String signIn() throws Exception {
-        URI url = URI.create(server.url());
-        HttpResponse<String> r = get(url.getRawPath() + "?" + url.getRawQuery(), null);
-        assertThat(r.statusCode()).isEqualTo(303);
-        String set = r.headers().firstValue("Set-Cookie").orElseThrow();
-        assertThat(set).contains("HttpOnly", "SameSite=Strict");
-        return set.substring(0, set.indexOf(';'));
+        return console.signIn();
     }
 
     private static String csrf(String page) {
-        Matcher m = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"").matcher(page);
-        assertThat(m.find()).as("a form with a CSRF token").isTrue();
-        return m.group(1);
+        return TestConsole.csrf(page);
     }
 
-    /** The desk has read the journal (the first pass runs beside the server). */
     private String desk(String cookie, String mustShow) {
-        String[] body = {null};
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            body[0] = get("/", cookie).body();
-            return body[0].contains(mustShow);
-        });
-        return body[0];
+        return console.desk(cookie, mustShow);
     }
 
     @Test

@@ -148,10 +148,14 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+        try {
+            Files.createDirectory(dir);
+        } catch (java.nio.file.FileAlreadyExistsException there) {
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return; // made a moment ago by another verdict given at the same time
+            }
             throw new IOException(dir + " is not a directory (" + kindOf(dir) + "); remove it, the writer makes it again");
         }
-        Files.createDirectories(dir);
         JournalFiles.ownerOnly(dir);
         try {
             Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));

@@ -38,7 +38,11 @@ public interface StoreView extends AutoCloseable {
      * How a person's verdict was taken; {@code NOT_AWAITING_APPROVAL}: an approval verdict for an intent that
      * does not wait for one.
      */
-    enum Resolution { RESOLVED, NO_SUCH_INTENT, STILL_RUNNING, NOT_AWAITING_APPROVAL }
+    enum Resolution {
+        RESOLVED, NO_SUCH_INTENT, STILL_RUNNING,
+        /** The intent does not wait for this verdict: not awaiting approval, or (for resolve) not unresolved. */
+        NOT_AWAITING_APPROVAL
+    }
 
     List<TaskLine> tasks();
 

@@ -87,7 +87,9 @@ public final class PostgresJournalView implements StoreView {
             FleetSchema.migrate(c);
             try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?, effect_applied = ?,"
                     + " result = ?, result_stored = ?, message = ?, lease_until = NULL, updated_at = now()"
-                    + " WHERE intent_key = ? AND NOT coalesce(lease_until > now(), false)")) {
+                    + " WHERE intent_key = ? AND NOT coalesce(lease_until > now(), false)"
+                    // only an intent still waiting for a person: of two verdicts at once the second finds it decided
+                    + " AND phase IN " + PhaseWords.UNRESOLVED)) {
                 ps.setString(1, applied ? "resolved_applied" : "resolved_not_applied");
                 ps.setString(2, applied ? "yes" : "no");
                 ps.setString(3, resultJson);
@@ -100,10 +102,14 @@ public final class PostgresJournalView implements StoreView {
                     return Resolution.RESOLVED;
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM effectful_intents WHERE intent_key = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(lease_until > now(), false)"
+                    + " FROM effectful_intents WHERE intent_key = ?")) {
                 ps.setString(1, intentKey);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Resolution.STILL_RUNNING : Resolution.NO_SUCH_INTENT;
+                    if (!rs.next()) {
+                        return Resolution.NO_SUCH_INTENT;
+                    }
+                    return rs.getBoolean(1) ? Resolution.STILL_RUNNING : Resolution.NOT_AWAITING_APPROVAL;
                 }
             }
         } finally {
