@@ -116,11 +116,11 @@ final class Conclusion {
         if (resolutions != null && outcome.status() == Status.UNKNOWN) {
             resolutions.remember(call.intentKey(), tool); // so a person's --result can be checked against its type
         }
+        records.events().outcome(call, outcome, System.nanoTime() - call.startNanos(), cause);
         if (outcome.status() == Status.UNKNOWN && call.isJournaled()) {
-            // said now, at the attempt that left it unknown, not only when the model repeats it
+            // said now, after the attempt's own line, not only when the model repeats the call
             held.afterUnknown(call, keySent(call));
         }
-        records.events().outcome(call, outcome, System.nanoTime() - call.startNanos(), cause);
 
         if (outcome.status() == Status.OK) {
             Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
