@@ -11,7 +11,8 @@ import java.time.Duration;
 /**
  * A Spring Boot application run from its fat jar, where logback lives in the launcher's class loader
  * and the system class loader sees no SLF4J. {@code call}: one guarded call that succeeds; {@code held}:
- * a send whose answer is lost (its outcome unknown, no probe), then the model's two repeats of it.
+ * a send whose answer is lost (its outcome unknown, no probe), then the model's two repeats of it;
+ * {@code repeat}: one more repeat, in a new process.
  * Prints {@code RESULT name value} lines for the test.
  */
 @SpringBootApplication
@@ -42,6 +43,15 @@ public class LoggingApp {
                                 System.out.println("RESULT call" + i + " " + e.getClass().getSimpleName());
                             }
                         }
+                    }
+                }
+                case "repeat" -> {
+                    // after a restart: the model repeats the held call once more
+                    try (Task t = Task.open("t-held", Duration.ofSeconds(30))) {
+                        tools.notifyCustomer("bob@example.com", "your parcel left");
+                        System.out.println("RESULT repeat ok");
+                    } catch (Exception e) {
+                        System.out.println("RESULT repeat " + e.getClass().getSimpleName());
                     }
                 }
                 default -> throw new IllegalArgumentException(args[0]);

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A Spring Boot application run from its fat jar (logback in the launcher's class loader, which the
  * system class loader cannot see) with the real agent jar: each guarded call is one INFO line in the
  * application's own pattern ({@code APPLOG %level [%logger] %msg}), a held intent one WARN line there
- * naming where a person decides, and the agent prints nothing on stderr.
+ * naming where a person decides (again once in a restarted process), and the agent prints nothing on stderr.
  */
 class SpringBootLogIT {
 
@@ -85,5 +85,14 @@ class SpringBootLogIT {
                 .as("the unknown attempt, then the two refused repeats").hasSize(3)
                 .first().asString().contains("effectful attempt 1 task=t-held call=notify_customer").contains("outcome=unknown");
         assertThat(stderr(app)).as("nothing of the agent's on stderr").isEmpty();
+
+        ForkedApp restarted = run("repeat");
+        assertThat(restarted.results()).containsEntry("repeat", "ToolOutcomeException");
+        assertThat(agentLines(restarted).stream().filter(l -> l.startsWith("APPLOG WARN ")))
+                .as("a new process says it once more, at the first repeat").singleElement().asString()
+                .startsWith("APPLOG WARN [dev.effectful] effectful held call=notify_customer task=t-held intent_key="
+                        + key.group(1) + ": an earlier attempt's outcome is unknown")
+                .contains(" resolve " + key.group(1) + " --applied yes");
+        assertThat(stderr(restarted)).isEmpty();
     }
 }
