@@ -2,7 +2,8 @@ package dev.effectful.it.springboot;
 
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -16,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A Spring Boot application run from its fat jar (logback in the launcher's class loader, which the
- * system class loader cannot see) with the real agent jar: each guarded call is one INFO line in the
- * application's own pattern ({@code APPLOG %level [%logger] %msg}), a held intent one WARN line there
- * naming where a person decides (again once in a restarted process), and the agent prints nothing on stderr.
+ * system class loader cannot see) with the real agent jar, on JDK 17 and, where present, 25: each
+ * guarded call is one INFO line in the application's own pattern ({@code APPLOG %level [%logger] %msg}),
+ * a held intent one WARN line there naming where a person decides (once more in a restarted process),
+ * and the agent prints nothing on stderr.
  */
 class SpringBootLogIT {
 
@@ -28,8 +30,12 @@ class SpringBootLogIT {
     @TempDir
     Path tmp;
 
-    private ForkedApp run(String scenario) throws Exception {
-        ForkedApp app = ForkedApp.jdk(Jdk.current()).classPath(APP_JAR.toString())
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    private ForkedApp run(Jdk jdk, String scenario) throws Exception {
+        ForkedApp app = ForkedApp.jdk(jdk).classPath(APP_JAR.toString())
                 .main("org.springframework.boot.loader.launch.JarLauncher", scenario)
                 .sysprop("effectful.journal.dir", tmp.resolve("journal"))
                 .env("HOME", tmp.resolve("home").toString())
@@ -52,9 +58,10 @@ class SpringBootLogIT {
                 .filter(l -> !l.contains("Sharing is only supported for boot loader classes")).toList();
     }
 
-    @Test
-    void aGuardedCallIsOneInfoLineInTheApplicationsOwnPattern() throws Exception {
-        ForkedApp app = run("call");
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aGuardedCallIsOneInfoLineInTheApplicationsOwnPattern(Jdk jdk) throws Exception {
+        ForkedApp app = run(jdk, "call");
 
         assertThat(app.results()).containsEntry("answer", "sent to ann@example.com");
         assertThat(agentLines(app)).singleElement().satisfies(l -> assertThat(l)
@@ -63,9 +70,10 @@ class SpringBootLogIT {
         assertThat(stderr(app)).as("nothing of the agent's on stderr").isEmpty();
     }
 
-    @Test
-    void aHeldIntentIsOneWarnLineNamingWhereAPersonDecides() throws Exception {
-        ForkedApp app = run("held");
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aHeldIntentIsOneWarnLineNamingWhereAPersonDecides(Jdk jdk) throws Exception {
+        ForkedApp app = run(jdk, "held");
 
         Map<String, String> r = app.results();
         assertThat(r).containsEntry("call1", "ToolOutcomeException").containsEntry("call2", "ToolOutcomeException")
@@ -86,7 +94,7 @@ class SpringBootLogIT {
                 .first().asString().contains("effectful attempt 1 task=t-held call=notify_customer").contains("outcome=unknown");
         assertThat(stderr(app)).as("nothing of the agent's on stderr").isEmpty();
 
-        ForkedApp restarted = run("repeat");
+        ForkedApp restarted = run(jdk, "repeat");
         assertThat(restarted.results()).containsEntry("repeat", "ToolOutcomeException");
         assertThat(agentLines(restarted).stream().filter(l -> l.startsWith("APPLOG WARN ")))
                 .as("a new process says it once more, at the first repeat").singleElement().asString()
