@@ -10,7 +10,6 @@ import dev.effectful.runtime.journal.JournalFiles;
 import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
-import dev.effectful.runtime.log.Slf4jSink;
 import dev.effectful.runtime.log.StderrSink;
 
 import java.lang.instrument.Instrumentation;
@@ -84,16 +83,18 @@ public final class AgentInstaller {
         AgentLog.debug("effectful installed in " + (System.nanoTime() - t0) / 1_000_000 + " ms ("
                 + early.size() + " loaded classes rewritten)");
         if (attached) {
+            // the application runs already: its logging is up, so the system loader may be asked now
+            AgentLog.lookForApplicationLog(ClassLoader.getSystemClassLoader());
             AgentLog.info("effectful agent attached; journal " + config.journalDir());
         }
     }
 
     private static void configureLog(EffectfulConfig.Loaded loaded) {
         LogSink.Level level = LogSink.Level.valueOf(loaded.config().logLevel().name());
-        ClassLoader app = ClassLoader.getSystemClassLoader();
         // Without an SLF4J binding the agent is quiet on stderr unless asked: attempt lines are INFO.
         LogSink.Level stderrLevel = loaded.isSet(EffectfulConfig.LOG_LEVEL) && loaded.valid() ? level : LogSink.Level.WARN;
-        AgentLog.configure(() -> Slf4jSink.of(app, "dev.effectful")
-                .orElseGet(() -> new StderrSink(System.err, stderrLevel)), level);
+        // the application's SLF4J is looked for at its guarded calls (its loader may be Spring Boot's or a web
+        // application's, and asking here, in premain, would initialise its logging before its main runs)
+        AgentLog.configureForApplication("dev.effectful", new StderrSink(System.err, stderrLevel), level);
     }
 }

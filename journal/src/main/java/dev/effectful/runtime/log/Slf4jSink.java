@@ -3,12 +3,11 @@ package dev.effectful.runtime.log;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.Optional;
 
 /**
- * Logs through the application's own SLF4J binding, reached reflectively through the application
- * class loader: the agent's isolated copy of SLF4J has no binding, and the application's logback
- * configuration (levels, appenders) must apply to our lines as to its own.
+ * Logs through the application's own SLF4J binding, reached reflectively through one of the
+ * application's class loaders: the agent's isolated copy of SLF4J has no binding, and the
+ * application's configuration (levels, appenders, patterns) must apply to our lines as to its own.
  */
 public final class Slf4jSink implements LogSink {
 
@@ -31,25 +30,53 @@ public final class Slf4jSink implements LogSink {
         this.debug = debug;
     }
 
-    /** Empty when the application has no SLF4J, or SLF4J without a binding (a NOP factory). */
-    public static Optional<LogSink> of(ClassLoader applicationLoader, String loggerName) {
+    /** What a class loader showed of SLF4J when asked. */
+    public sealed interface Lookup {
+    }
+
+    /** A provider is bound: lines can go through it. */
+    public record Bound(LogSink sink) implements Lookup {
+    }
+
+    /** No SLF4J, no provider, or only the NOP one: asking this loader again will not change that. */
+    public record Absent() implements Lookup {
+    }
+
+    /** SLF4J is initialising on another thread (its substitute factory answered): ask again later. */
+    public record NotYet() implements Lookup {
+    }
+
+    /**
+     * Asks {@code loader} for its SLF4J. When a provider is visible this binds it (SLF4J binds on the
+     * first {@code getILoggerFactory}), so call it only once the application is running, never from premain.
+     */
+    public static Lookup find(ClassLoader loader, String loggerName) {
+        if (loader == null) {
+            return new Absent();
+        }
         try {
-            if (!hasBinding(applicationLoader)) {
+            if (!hasBinding(loader)) {
                 // asking LoggerFactory would make SLF4J print its "no providers" warning on the
                 // application's stderr; an application without a binding gets our stderr sink
-                return Optional.empty();
+                return new Absent();
             }
-            Class<?> factory = Class.forName("org.slf4j.LoggerFactory", true, applicationLoader);
+            Class<?> factory = Class.forName("org.slf4j.LoggerFactory", true, loader);
             Object iLoggerFactory = factory.getMethod("getILoggerFactory").invoke(null);
-            if (iLoggerFactory == null || iLoggerFactory.getClass().getName().contains("NOP")
-                    || iLoggerFactory.getClass().getName().contains("Substitute")) {
-                return Optional.empty();
+            if (iLoggerFactory == null) {
+                return new Absent();
             }
-            Class<?> loggerType = Class.forName("org.slf4j.Logger", false, applicationLoader);
+            String type = iLoggerFactory.getClass().getName();
+            if (type.contains("Substitute")) {
+                return new NotYet();
+            }
+            if (type.contains("NOP")) {
+                return new Absent();
+            }
+            Class<?> loggerType = Class.forName("org.slf4j.Logger", false, loader);
             Object logger = factory.getMethod("getLogger", String.class).invoke(null, loggerName);
             MethodHandles.Lookup lookup = MethodHandles.publicLookup();
             MethodType withError = MethodType.methodType(void.class, String.class, Throwable.class);
-            return Optional.of(new Slf4jSink(logger,
+            return new Bound(new Slf4jSink(logger,
                     lookup.findVirtual(loggerType, "error", withError),
                     lookup.findVirtual(loggerType, "warn", withError),
                     lookup.findVirtual(loggerType, "info", withError),
@@ -57,11 +84,11 @@ public final class Slf4jSink implements LogSink {
                     lookup.findVirtual(loggerType, "isInfoEnabled", MethodType.methodType(boolean.class)),
                     lookup.findVirtual(loggerType, "isDebugEnabled", MethodType.methodType(boolean.class))));
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-            return Optional.empty();
+            return new Absent();
         }
     }
 
-    /** An SLF4J 2 provider or an SLF4J 1.7 binding is visible to the application loader. */
+    /** An SLF4J 2 provider or an SLF4J 1.7 binding is visible to {@code loader}. */
     private static boolean hasBinding(ClassLoader loader) {
         try {
             Class<?> spi = Class.forName("org.slf4j.spi.SLF4JServiceProvider", false, loader);

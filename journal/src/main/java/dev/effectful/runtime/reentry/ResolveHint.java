@@ -71,6 +71,12 @@ public record ResolveHint(String jar, String journalDir, String store, List<Stri
                 + " resolve " + key + " --applied yes --note \"what you checked\"";
     }
 
+    /** The command serving the console, where a person sees what waits for them and gives the same verdict. */
+    public String consoleCommand() {
+        return "java -jar " + jar + " journal" + (store != null ? " --store " + store
+                : journalDir == null ? "" : " --dir " + journalDir) + " console";
+    }
+
     /** The command approving {@code key} (an approval request's log line names it; deny takes the same words). */
     public String approveCommand(String key) {
         return "java -jar " + jar + " journal" + (store != null ? " --store " + store

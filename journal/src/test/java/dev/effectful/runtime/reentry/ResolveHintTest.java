@@ -29,6 +29,16 @@ class ResolveHintTest {
     }
 
     @Test
+    void theConsoleCommandServesTheSameJournalOrStore() {
+        String dir = Path.of("relative/journal").toAbsolutePath().normalize().toString();
+        assertThat(ResolveHint.forJournal(Path.of("relative/journal")).consoleCommand())
+                .endsWith(" journal --dir " + dir + " console");
+        assertThat(ResolveHint.forStore("postgres", java.util.List.of()).consoleCommand())
+                .endsWith(" journal --store postgres console");
+        assertThat(ResolveHint.generic().consoleCommand()).isEqualTo("java -jar effectful-agent.jar journal console");
+    }
+
+    @Test
     void pathsWithSpacesOrQuotesAreQuotedForTheShell() {
         assertThat(ResolveHint.shellWord("/srv/app/effectful-journal")).isEqualTo("/srv/app/effectful-journal");
         assertThat(ResolveHint.shellWord("/srv/my app/j")).isEqualTo("'/srv/my app/j'");

@@ -47,6 +47,7 @@ final class Admission {
     private final ResolutionRequests resolutions;
     /** The paste-ready resolve command held intents name. */
     private final ResolveHint hint;
+    private final HeldIntents held;
     private final Execution execution;
     private final Replays replays;
     private final Refusals refusals;
@@ -62,6 +63,7 @@ final class Admission {
         this.store = shared.store();
         this.inFlight = shared.inFlight();
         this.hint = shared.hint();
+        this.held = shared.held();
         this.replays = shared.replays();
         this.refusals = shared.refusals();
         this.records = shared.records();
@@ -263,6 +265,9 @@ final class Admission {
         } else if (d instanceof Decision.Replay replay) {
             replays.replay(call, replay);
         } else if (d instanceof Decision.Refuse r) {
+            if (r.status() == dev.effectful.runtime.journal.OutcomeWord.UNKNOWN) {
+                held.held(call, "an earlier attempt's outcome is unknown and it declares no probe");
+            }
             refusals.refuse(call, ApiWords.status(r.status()), ApiWords.applied(r.effect()), r.retryAfterS(), r.message()
                     + Refusals.beyondBudget(call.task(), r.retryAfterS()));
         } else if (d instanceof Decision.Probe p) {

@@ -77,7 +77,8 @@ public final class CallEngine implements AutoCloseable {
         ProbeRunner probes = new ProbeRunner(results);
         this.refusals = new Refusals(records, shaper, inFlight);
         Replays replays = new Replays(records, results, shaper, inFlight, hint);
-        Shared shared = new Shared(records, store, argsRenderer, inFlight, refusals, replays, hint);
+        HeldIntents held = new HeldIntents(hint);
+        Shared shared = new Shared(records, store, argsRenderer, inFlight, refusals, replays, hint, held);
         Execution execution = new Execution(shared, probes, shaper);
         CallSteps steps = new CallSteps.Of(refusals, inFlight, execution, records, store, probes, argsRenderer,
                 classifier, shaper);
@@ -87,7 +88,7 @@ public final class CallEngine implements AutoCloseable {
         if (local && dev.effectful.runtime.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
             admission.journalHoldsEarlierKeys();
         }
-        this.conclusion = new Conclusion(steps, results, replays, resolutions, batches);
+        this.conclusion = new Conclusion(steps, results, replays, resolutions, batches, held);
         this.asyncCalls = new AsyncCalls(conclusion, inFlight, records);
         owned.own(execution.interrupter());
         if (resolutions != null) {

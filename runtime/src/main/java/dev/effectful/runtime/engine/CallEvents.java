@@ -9,6 +9,7 @@ import dev.effectful.runtime.events.Events;
 import dev.effectful.runtime.events.Reentry;
 import dev.effectful.runtime.events.Step;
 import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.runtime.log.AgentLog;
 
 /**
  * Turns a call's steps into {@link CallEvent}s, at the places the stages write its records. A call
@@ -23,9 +24,14 @@ final class CallEvents {
         this.events = events;
     }
 
-    /** At the call's entry: a trace when some sink wants this tool's calls. */
+    /**
+     * At the call's entry: a trace when some sink wants this tool's calls. The application's log is looked
+     * for first, from the tool's loader: the call's own lines (and any kept before) go there when it is found.
+     */
     void begin(Call call) {
-        call.traced(events.begin(call.tool.method().getDeclaringClass(), call.tool.verb()));
+        Class<?> toolClass = call.tool.method().getDeclaringClass();
+        AgentLog.lookForApplicationLog(toolClass);
+        call.traced(events.begin(toolClass, call.tool.verb()));
     }
 
     /** The intent is written; the body runs next. */

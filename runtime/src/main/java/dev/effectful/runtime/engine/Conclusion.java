@@ -27,9 +27,11 @@ final class Conclusion {
     /** Null without a local journal: no person's verdict can be handed over then. */
     private final ResolutionRequests resolutions;
     private final BatchProtocol batches;
+    private final HeldIntents held;
 
     Conclusion(CallSteps steps, ResultCodec results, Replays replays, ResolutionRequests resolutions,
-               BatchProtocol batches) {
+               BatchProtocol batches, HeldIntents held) {
+        this.held = held;
         this.steps = steps;
         this.results = results;
         this.replays = replays;
@@ -115,12 +117,25 @@ final class Conclusion {
             resolutions.remember(call.intentKey(), tool); // so a person's --result can be checked against its type
         }
         records.events().outcome(call, outcome, System.nanoTime() - call.startNanos(), cause);
+        if (outcome.status() == Status.UNKNOWN && call.isJournaled()) {
+            // said now, after the attempt's own line, not only when the model repeats the call
+            held.afterUnknown(call, keySent(call));
+        }
 
         if (outcome.status() == Status.OK) {
             Object value = returned instanceof Outcome<?> o && tool.returnsOutcome() ? o.value() : returned;
             return steps.shaper().ok(call, outcome, value);
         }
         return steps.shaper().failure(call, outcome, Outcomes.unwrap(cause));
+    }
+
+    /** Whether a covered client was seen sending this attempt's key: the service deduplicates a repeat then. */
+    private boolean keySent(Call call) {
+        try {
+            return steps.store().get(call.intentKey()).map(s -> s.keySent()).orElse(false);
+        } catch (RuntimeException e) {
+            return false; // not known: the line may then name a hold a repeat would not make
+        }
     }
 
     private Outcome<Object> fromThrown(Call call, Throwable thrown, boolean timedOut, long durationMs) {

@@ -7,8 +7,8 @@ import dev.effectful.runtime.values.ArgsRenderer;
 /**
  * What the stages of a call ({@link Admission}, {@link Execution}) share, made once by the engine: the
  * journal's records, the intent store, the argument renderer, the calls in flight, the refusals and replays
- * a stage hands a call to, and the resolve command held intents name.
+ * a stage hands a call to, the resolve command held intents name, and their one WARN line each.
  */
 record Shared(CallRecords records, IntentStore store, ArgsRenderer argsRenderer, InFlightCalls inFlight,
-              Refusals refusals, Replays replays, ResolveHint hint) {
+              Refusals refusals, Replays replays, ResolveHint hint, HeldIntents held) {
 }
