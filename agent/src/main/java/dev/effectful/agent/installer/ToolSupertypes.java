@@ -4,6 +4,9 @@ import dev.effectful.runtime.log.AgentLog;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.net.URLConnection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +39,14 @@ final class ToolSupertypes {
     /** Records a type whose class file mentions the annotation, before anything of it is loaded. */
     void sawToolType(ClassLoader loader, String internalName, byte[] bytes) {
         toolTypes.put(internalName, bytes);
-        answers(loader).put(internalName, Boolean.TRUE);
+        Boolean before = answers(loader).put(internalName, Boolean.TRUE);
+        if (before == Boolean.FALSE) {
+            // its subclasses loaded so far were decided on another copy of it (a duplicate class on the class
+            // path whose copies differ): never silent
+            AgentLog.errorOnce("supertype-changed:" + internalName, "effectful ERROR: " + internalName.replace('/', '.')
+                    + " declares an @EffectfulTool, but a copy of it read earlier did not; classes that extend it and"
+                    + " loaded before now run its tools UNGUARDED: remove the other copy from the class path", null);
+        }
     }
 
     /** The class file of a tool-declaring type seen earlier, for types no loader serves as a resource. */
@@ -51,9 +61,20 @@ final class ToolSupertypes {
      * application more than half the supertypes read were such classes.
      */
     boolean inheritsTool(ClassLoader loader, String internalName, byte[] bytes) {
+        return inheritsTool(loader, null, internalName, bytes);
+    }
+
+    /**
+     * The same, reading a supertype's class file first from {@code home}, the archive the class itself came
+     * from (a {@code jar:} URL, as Spring Boot's nested jars are), when it is there: a lookup in one archive,
+     * not a search of every archive on the loader's class path, which is most of the cost of this decision
+     * in a fat jar. Null or any other kind of location: the loader's own search.
+     */
+    boolean inheritsTool(ClassLoader loader, URL home, String internalName, byte[] bytes) {
         List<String> supers = ClassHeader.candidatesOf(bytes);
         Map<String, Boolean> known = answers(loader);
-        Boolean inherits = supers.isEmpty() ? Boolean.FALSE : anyHolds(loader, known, supers, 0);
+        URL archive = home != null && "jar".equals(home.getProtocol()) && home.getFile().endsWith("!/") ? home : null;
+        Boolean inherits = supers.isEmpty() ? Boolean.FALSE : anyHolds(loader, archive, known, supers, 0);
         if (inherits != null) {
             // "yes" is remembered for its subclasses; so is a definite "no" (a class whose own bytes declare a
             // tool was remembered as "yes" before, and keeps it); an unreadable supertype leaves nothing behind
@@ -63,10 +84,10 @@ final class ToolSupertypes {
     }
 
     /** TRUE: one of {@code names} may declare a tool; FALSE: none can; null: one could not be read. */
-    private Boolean anyHolds(ClassLoader loader, Map<String, Boolean> known, List<String> names, int depth) {
+    private Boolean anyHolds(ClassLoader loader, URL archive, Map<String, Boolean> known, List<String> names, int depth) {
         boolean unread = false;
         for (String s : names) {
-            Boolean h = holds(loader, known, s, depth);
+            Boolean h = holds(loader, archive, known, s, depth);
             if (h == Boolean.TRUE) {
                 return Boolean.TRUE;
             }
@@ -75,7 +96,7 @@ final class ToolSupertypes {
         return unread ? null : Boolean.FALSE;
     }
 
-    private Boolean holds(ClassLoader loader, Map<String, Boolean> known, String name, int depth) {
+    private Boolean holds(ClassLoader loader, URL archive, Map<String, Boolean> known, String name, int depth) {
         Boolean answer = known.get(name);
         if (answer != null) {
             return answer;
@@ -87,13 +108,16 @@ final class ToolSupertypes {
         if (answer != null) {
             return answer;
         }
-        byte[] bytes = classFile(loader, name);
+        byte[] bytes = archive == null ? null : fromArchive(archive, name);
+        if (bytes == null) {
+            bytes = classFile(loader, name);
+        }
         if (bytes == null || depth >= MAX_DEPTH) {
             // not cached: a type this loader cannot serve now may still be defined later
             return null;
         }
         Boolean holds = AnnotationPrefilter.mayHoldTool(bytes) ? Boolean.TRUE
-                : anyHolds(loader, known, ClassHeader.candidatesOf(bytes), depth + 1);
+                : anyHolds(loader, archive, known, ClassHeader.candidatesOf(bytes), depth + 1);
         if (holds != null) {
             known.put(name, holds);
         }
@@ -114,6 +138,24 @@ final class ToolSupertypes {
             // a loader that hides its parent: read the class file instead
         }
         return null;
+    }
+
+    /**
+     * {@code name}'s class file from the archive at {@code archive}, or null when it holds none. The entry is
+     * looked for in that archive's own listing first (the handler's cached jar file), so a miss throws nothing.
+     */
+    private static byte[] fromArchive(URL archive, String name) {
+        try {
+            URLConnection c = new URL(archive, name + ".class").openConnection();
+            if (c instanceof JarURLConnection jar && jar.getJarFile().getEntry(name + ".class") == null) {
+                return null;
+            }
+            try (InputStream in = c.getInputStream()) {
+                return in.readAllBytes();
+            }
+        } catch (IOException | RuntimeException notThere) {
+            return null;
+        }
     }
 
     private static byte[] classFile(ClassLoader loader, String name) {

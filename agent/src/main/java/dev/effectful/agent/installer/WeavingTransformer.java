@@ -74,7 +74,8 @@ final class WeavingTransformer implements ClassFileTransformer {
             supertypes.sawToolType(loader, name, bytes);
             return guardTools(module, loader, name, redefined, bytes, true);
         }
-        return inheritsTool(loader, name, bytes) ? guardTools(module, loader, name, redefined, bytes, false) : null;
+        return inheritsTool(loader, home(domain), name, bytes) ? guardTools(module, loader, name, redefined, bytes, false)
+                : null;
     }
 
     /**
@@ -88,8 +89,21 @@ final class WeavingTransformer implements ClassFileTransformer {
     }
 
     private boolean inheritsTool(ClassLoader loader, String name, byte[] bytes) {
+        return inheritsTool(loader, null, name, bytes);
+    }
+
+    /** Where the class being loaded came from: its supertypes are most often in the same archive. */
+    private static java.net.URL home(ProtectionDomain domain) {
         try {
-            return supertypes.inheritsTool(loader, name, bytes);
+            return domain == null || domain.getCodeSource() == null ? null : domain.getCodeSource().getLocation();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private boolean inheritsTool(ClassLoader loader, java.net.URL home, String name, byte[] bytes) {
+        try {
+            return supertypes.inheritsTool(loader, home, name, bytes);
         } catch (Throwable t) {
             AgentLog.errorOnce("supertypes:" + name, "effectful could not read the supertypes of " + name.replace('/', '.')
                     + "; a tool it inherits from an interface or superclass runs unguarded", t);

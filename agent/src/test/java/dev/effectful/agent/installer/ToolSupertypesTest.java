@@ -183,4 +183,60 @@ class ToolSupertypesTest {
         w.visitEnd();
         return w.toByteArray();
     }
+
+    /** A jar holding {@code classes}' class files, as an archive a class came from. */
+    private static java.nio.file.Path jarOf(java.nio.file.Path dir, Class<?>... classes) throws IOException {
+        java.nio.file.Path jar = dir.resolve("lib.jar");
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar))) {
+            for (Class<?> c : classes) {
+                out.putNextEntry(new java.util.jar.JarEntry(internal(c) + ".class"));
+                out.write(bytesOf(c));
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+
+    @Test
+    void aSupertypeInTheClasssOwnArchiveIsReadFromThereWithoutSearchingTheLoader(@org.junit.jupiter.api.io.TempDir
+                                                                                    java.nio.file.Path dir) throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader loader = new CountingLoader();
+        URL archive = new URL("jar:" + jarOf(dir, PlainBase.class, InheritedTools.Payments.class).toUri() + "!/");
+        assertThat(s.inheritsTool(loader, archive, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
+        assertThat(s.inheritsTool(loader, archive, internal(InheritedTools.CardPayments.class),
+                bytesOf(InheritedTools.CardPayments.class))).as("the annotated interface, from the archive").isTrue();
+        assertThat(loader.reads).as("both supertypes were in the archive").hasValue(0);
+        // a supertype the archive does not hold is looked for by the loader, as before
+        assertThat(s.inheritsTool(loader, archive, internal(DeepImpl.class), bytesOf(DeepImpl.class))).isTrue();
+        assertThat(loader.reads).as("Deeper, not in the archive").hasValue(1);
+    }
+
+    @Test
+    void aToolTypeThatAnEarlierCopyDidNotDeclareIsSaidLoudly() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader loader = new CountingLoader();
+        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.effectful.runtime.log.AgentLog.configure(() -> new dev.effectful.runtime.log.LogSink() {
+            @Override
+            public void log(Level level, String message, Throwable error) {
+                lines.add(level + " " + message);
+            }
+
+            @Override
+            public boolean isEnabled(Level level) {
+                return true;
+            }
+        }, dev.effectful.runtime.log.LogSink.Level.INFO);
+        try {
+            assertThat(s.inheritsTool(loader, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
+            // the copy the JVM defines declares a tool, unlike the one read for PlainA
+            s.sawToolType(loader, internal(PlainBase.class), bytesOf(InheritedTools.Payments.class));
+            assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("ERROR")
+                    .contains(PlainBase.class.getName(), "UNGUARDED"));
+        } finally {
+            dev.effectful.runtime.log.AgentLog.configure(() -> new dev.effectful.runtime.log.StderrSink(System.err,
+                    dev.effectful.runtime.log.LogSink.Level.WARN), dev.effectful.runtime.log.LogSink.Level.INFO);
+        }
+    }
 }
