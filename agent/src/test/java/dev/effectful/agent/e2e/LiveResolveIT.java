@@ -141,6 +141,8 @@ class LiveResolveIT {
             String pasted = m.group(1);
             assertThat(pasted).contains("resolve " + held.get("intent_key").asText(), ForkedApp.AGENT_JAR.toString(),
                     "--dir " + journal.toAbsolutePath());
+            // and from the application's log (stderr here: the writer has no SLF4J), in the held intent's WARN line
+            assertThat(w.app.stderr()).contains("effectful held call=transfer", pasted);
             assertThat(pasted).contains(ForkedApp.AGENT_JAR.toString(), "--dir " + journal.toAbsolutePath());
             ProcessBuilder shell = new ProcessBuilder("sh", "-c", pasted).directory(tmp.toFile())
                     .redirectOutput(tmp.resolve("paste-out.txt").toFile()).redirectError(tmp.resolve("paste-err.txt").toFile());
