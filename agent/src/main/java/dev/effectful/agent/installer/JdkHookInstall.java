@@ -15,8 +15,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * first: the transformer waits here ({@link #awaitInstalled}) before it lets a class holding the
  * annotation load. When the JVM loaded tool classes before the agent (another agent, an AOT cache),
  * their interfaces never pass the transformer, so the install runs at once on premain's thread.
- * A hidden class with a tool defined before the install ended cannot be rewritten: it is named in
- * one loud line ({@link LoadedClasses#unguardableHiddenClasses}).
+ * Likewise a class that may define hidden classes ({@code defineHiddenClass} in its constant pool) waits
+ * for the install before it loads, so none is defined before the hook is in. A hidden class with a tool
+ * defined before the install ended anyway (by another agent, or through a name computed at run time) cannot
+ * be rewritten: it is named in one loud line ({@link LoadedClasses#unguardableHiddenClasses}).
  */
 final class JdkHookInstall {
 
@@ -50,6 +52,11 @@ final class JdkHookInstall {
         } else {
             awaitInstalled();
         }
+    }
+
+    /** Whether the install has ended (the hooks are in, or it failed and said so). */
+    boolean isInstalled() {
+        return done.getCount() == 0;
     }
 
     /** Returns once the hooks are in (at most {@link #WAIT_SECONDS}); at once on the install's own thread. */

@@ -88,7 +88,7 @@ final class LoadedClasses {
             return;
         }
         System.err.println("effectful ERROR: " + c.getName() + " declares or implements an @EffectfulTool but was loaded"
-                + " before the agent as a class the JVM cannot rewrite (a hidden class); its tools run UNGUARDED: define it"
+                + " before the agent could rewrite it, as a class no transformer sees (a hidden class); its tools run UNGUARDED: define it"
                 + " after the agent starts (put -javaagent:effectful-agent.jar first), or as an ordinary class");
     }
 

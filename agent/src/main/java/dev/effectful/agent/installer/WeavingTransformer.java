@@ -62,6 +62,11 @@ final class WeavingTransformer implements ClassFileTransformer {
             }
             return ContextPropagation.isExecutor(name) ? carryTask(name, bytes) : null;
         }
+        if (hooks != null && !hooks.isInstalled() && AnnotationPrefilter.mayDefineHiddenClasses(bytes)) {
+            // a class that defines hidden classes runs only once the hook that rewrites them is in: a hidden class
+            // defined before it (in the first moments of main) would pass no transformer and run its tools unguarded
+            hooks.awaitInstalled();
+        }
         if (AnnotationPrefilter.mayHoldTool(bytes)) {
             // the application has tools: open the journal while this class is woven, not after (the
             // first weaving may wait for Byte Buddy, the start for Chronicle: both are on the first call's path)

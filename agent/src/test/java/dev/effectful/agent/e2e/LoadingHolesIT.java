@@ -195,6 +195,23 @@ class LoadingHolesIT {
 
     @ParameterizedTest
     @MethodSource("jdks")
+    void aHiddenToolClassDefinedAsMainsFirstActIsGuarded(Jdk jdk) throws Exception {
+        Path journal = tmp.resolve("journal");
+        // main ends at once: a line said only after the fact (or never, once the JVM is gone) would not do
+        ForkedApp app = app(jdk, journal).main(LoadingApp.class, "hidden-first").run(tmp.resolve("out"),
+                Duration.ofSeconds(120));
+        String context = "stdout:\n" + app.stdout() + "\nstderr:\n" + app.stderr();
+        assertThat(app.results()).as(context).containsEntry("hidden_1", "done:hidden_mail:h-2")
+                .containsEntry("hidden_2", "done:hidden_mail:h-2");
+        assertThat(ledger.effects("hidden_mail", "h-2")).as("guarded: the repeat is answered from the journal; " + context)
+                .isEqualTo(1);
+        assertThat(JournalContents.of(journal).forCall("mail")).filteredOn(x -> x.type() == RecordType.INTENT)
+                .singleElement().satisfies(i -> assertThat(i.task()).isEqualTo("t-hidden-first"));
+        assertThat(app.stderr()).doesNotContain("UNGUARDED");
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
     void lambdasMethodReferencesAndHiddenClassesAreGuarded(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         ForkedApp app = app(jdk, journal).main(LoadingApp.class, "lambdas").run(tmp.resolve("out"), Duration.ofSeconds(120));

@@ -21,6 +21,16 @@ public final class LoadingApp {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("hidden-first")) {
+            // the first thing main does, while the agent may still be hooking the JDK's hidden-class factory
+            Function<String, String> hidden = hidden();
+            try (Task t = Task.open("t-hidden-first", Duration.ofSeconds(30))) {
+                print("hidden_1", () -> hidden.apply("h-2"));
+                print("hidden_2", () -> hidden.apply("h-2"));
+            }
+            System.out.println("DONE " + args[0]);
+            return;
+        }
         System.out.println("RESULT task_loader " + Task.class.getClassLoader());
         switch (args[0]) {
             case "send" -> {
