@@ -72,7 +72,10 @@ final class LoadingGuards implements LoadingGuard {
     public CallSite lambda(CallSite site, MethodHandles.Lookup caller, String methodName, MethodType factoryType) {
         Class<?> type = factoryType.returnType();
         try {
-            if (type.getClassLoader() == agentLoader || !type.isInterface() || !toolMethods.get(type).contains(methodName)) {
+            // an interface the transformer saw without tools needs no reflection (a framework links thousands of lambdas)
+            if (type.getClassLoader() == agentLoader || !type.isInterface()
+                    || transformer.supertypes().knownWithoutTools(type.getClassLoader(), type.getName().replace('.', '/'))
+                    || !toolMethods.get(type).contains(methodName)) {
                 return site;
             }
             MethodHandle guarded = MethodHandles.filterReturnValue(site.getTarget(),

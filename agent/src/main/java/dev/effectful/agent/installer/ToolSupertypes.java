@@ -124,6 +124,19 @@ final class ToolSupertypes {
         return holds;
     }
 
+    /**
+     * True when {@code internalName}, as {@code loader} defined it, is known to declare no tool and to inherit
+     * none: it passed the transformer and every supertype was read. False when it may, or nothing is known.
+     */
+    boolean knownWithoutTools(ClassLoader loader, String internalName) {
+        if (loader == null) {
+            return false;
+        }
+        Map<String, Boolean> m = answers.get(loader);
+        Boolean a = m == null ? null : m.get(internalName);
+        return (a != null ? a : fromParents(loader, internalName)) == Boolean.FALSE;
+    }
+
     /** An answer remembered for a class its defining loader, a parent of {@code loader}, passed here. */
     private Boolean fromParents(ClassLoader loader, String name) {
         try {

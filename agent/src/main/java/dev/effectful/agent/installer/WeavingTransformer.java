@@ -47,6 +47,11 @@ final class WeavingTransformer implements ClassFileTransformer {
         this.libraries = libraries;
     }
 
+    /** What the transformer learnt of each class's tools as it passed, for the lambda hook. */
+    ToolSupertypes supertypes() {
+        return supertypes;
+    }
+
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined,
                             ProtectionDomain domain, byte[] bytes) {

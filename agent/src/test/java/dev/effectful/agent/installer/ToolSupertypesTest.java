@@ -239,4 +239,18 @@ class ToolSupertypesTest {
                     dev.effectful.runtime.log.LogSink.Level.WARN), dev.effectful.runtime.log.LogSink.Level.INFO);
         }
     }
+
+    @Test
+    void onlyATypeSeenWithoutToolsIsKnownWithoutTools() throws IOException {
+        ToolSupertypes s = new ToolSupertypes();
+        CountingLoader loader = new CountingLoader();
+        assertThat(s.knownWithoutTools(loader, internal(PlainBase.class))).as("never seen").isFalse();
+        s.inheritsTool(loader, internal(PlainBase.class), bytesOf(PlainBase.class));
+        assertThat(s.knownWithoutTools(loader, internal(PlainBase.class))).isTrue();
+        s.inheritsTool(loader, internal(Deeper.class), bytesOf(Deeper.class));
+        assertThat(s.knownWithoutTools(loader, internal(Deeper.class))).as("inherits Payments' tool").isFalse();
+        s.sawToolType(loader, internal(InheritedTools.Payments.class), bytesOf(InheritedTools.Payments.class));
+        assertThat(s.knownWithoutTools(loader, internal(InheritedTools.Payments.class))).isFalse();
+        assertThat(s.knownWithoutTools(null, "java/lang/Runnable")).as("the JDK's: the hook decides").isFalse();
+    }
 }
