@@ -31,24 +31,42 @@ final class AnnotationPrefilter {
         return contains(bytes, HIDDEN_CLASS_DEFINER);
     }
 
+    private static final int[] DESCRIPTOR_SHIFTS = shifts(DESCRIPTOR);
+    private static final int[] DEFINER_SHIFTS = shifts(HIDDEN_CLASS_DEFINER);
+
     private static boolean contains(byte[] bytes, byte[] needle) {
+        return contains(bytes, needle, needle == DESCRIPTOR ? DESCRIPTOR_SHIFTS : DEFINER_SHIFTS);
+    }
+
+    /**
+     * Horspool's search: compares from the needle's last byte and skips by how far that byte of the text is
+     * from the needle's end, so most positions of a class file (whose descriptors are full of the 'L' the
+     * annotation's descriptor starts with) are never compared at all. Every class loaded passes here.
+     */
+    private static boolean contains(byte[] bytes, byte[] needle, int[] shift) {
         if (bytes == null) {
             return false;
         }
-        byte first = needle[0];
-        int last = bytes.length - needle.length;
-        outer:
-        for (int i = 0; i <= last; i++) {
-            if (bytes[i] != first) {
-                continue;
+        int m = needle.length;
+        int last = m - 1;
+        for (int i = 0; i <= bytes.length - m; i += shift[bytes[i + last] & 0xff]) {
+            int j = last;
+            while (j >= 0 && bytes[i + j] == needle[j]) {
+                j--;
             }
-            for (int j = 1; j < needle.length; j++) {
-                if (bytes[i + j] != needle[j]) {
-                    continue outer;
-                }
+            if (j < 0) {
+                return true;
             }
-            return true;
         }
         return false;
+    }
+
+    private static int[] shifts(byte[] needle) {
+        int[] shift = new int[256];
+        java.util.Arrays.fill(shift, needle.length);
+        for (int k = 0; k < needle.length - 1; k++) {
+            shift[needle[k] & 0xff] = needle.length - 1 - k;
+        }
+        return shift;
     }
 }
