@@ -15,7 +15,10 @@ campaign_step() {
   mkdir -p reliability/target
   if ! "$@" >"$log" 2>&1; then
     echo "reliability: $what failed: $*" >&2
-    grep -E '\[ERROR\]|ERROR|Exception|error:' "$log" | grep -v '^\[ERROR\] *$' | head -30 >&2 || tail -30 "$log" >&2
+    # the cause, without Maven's advice on how to read its own log
+    grep -E '\[ERROR\]|ERROR|Exception|error:' "$log" \
+      | grep -vE '^\[ERROR\] *$|-> \[Help|re-run Maven|Re-run Maven|\[Help [0-9]\]|For more information|resume the build|mvn <args>' \
+      | head -30 >&2 || tail -30 "$log" >&2
     echo "reliability: the whole output is in $log" >&2
     exit 2
   fi

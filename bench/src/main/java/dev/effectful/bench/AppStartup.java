@@ -44,8 +44,11 @@ public final class AppStartup {
     private final Path agent;
     private final Path out;
     private final List<String> appArgs;
+    /** JVM flags of the runs with the agent only (another agent's settings, when comparing with it). */
+    private final List<String> withFlags;
 
-    private AppStartup(Path app, String name, String path, int runs, Path agent, Path out, List<String> appArgs) {
+    private AppStartup(Path app, String name, String path, int runs, Path agent, Path out, List<String> appArgs,
+                       List<String> withFlags) {
         this.app = app;
         this.name = name;
         this.path = path;
@@ -53,6 +56,7 @@ public final class AppStartup {
         this.agent = agent;
         this.out = out;
         this.appArgs = appArgs;
+        this.withFlags = withFlags;
     }
 
     /** One start: wall ms to the first HTTP answer, the process's CPU ms at that moment, and per thread group. */
@@ -78,6 +82,7 @@ public final class AppStartup {
         Path out = Path.of("bench/target/app-startup");
         Path jdk25 = Path.of(System.getenv().getOrDefault("EFFECTFUL_JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64"));
         List<String> appArgs = new ArrayList<>();
+        List<String> withFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--app" -> app = Path.of(args[++i]);
@@ -87,6 +92,7 @@ public final class AppStartup {
                 case "--agent" -> agent = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--jdk25" -> jdk25 = args[++i].isEmpty() ? null : Path.of(args[i]);
+                case "--with-flag" -> withFlags.add(args[++i]);
                 case "--profile" -> profile = true;
                 case "--profile-only" -> {
                     profile = true;
@@ -98,7 +104,7 @@ public final class AppStartup {
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + "; usage: --app JAR [--name N] [--path /] [--runs 5] [--agent JAR] [--out DIR] [--jdk25 HOME]"
-                        + " [--profile | --profile-only] [-- APP ARGS]");
+                        + " [--with-flag FLAG]... [--profile | --profile-only] [-- APP ARGS]");
             }
         }
         if (app == null || !Files.exists(app)) {
@@ -113,7 +119,7 @@ public final class AppStartup {
         }
         Files.createDirectories(out);
         AppStartup bench = new AppStartup(app.toAbsolutePath(), name, path, runs, agent.toAbsolutePath(),
-                out.toAbsolutePath(), appArgs);
+                out.toAbsolutePath(), appArgs, withFlags);
         List<Figures> all = new ArrayList<>();
         if (runs > 0) {
             all.add(bench.measure("jdk17", Settings.java17(), List.of()));
@@ -185,6 +191,7 @@ public final class AppStartup {
         if (withAgent) {
             cmd.add("-javaagent:" + agent);
             cmd.add("-Deffectful.journal.dir=" + journal);
+            cmd.addAll(withFlags);
         }
         if (Files.isDirectory(app)) {
             // a Spring Boot jar unpacked (as container images lay it out): its own launcher, from the directory
