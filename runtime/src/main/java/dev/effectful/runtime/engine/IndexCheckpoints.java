@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
  * Writes the intent index to disk now and then ({@code index.snapshot} beside the journal), so a
  * restart replays only the journal after it: the rebuild of a large journal went from seconds to a
  * fraction of one. A snapshot is written once the index has taken in {@link #EVERY_RECORDS} records
- * it does not cover (checked every {@link #PERIOD_SECONDS} s, and once soon after start).
+ * it does not cover (checked every {@link #PERIOD_SECONDS} s, and once soon after start), and at a clean
+ * stop (the engine closed, or the JVM ending normally) once {@link #AT_STOP_RECORDS} records are uncovered,
+ * so a restart without a snapshot to start from is the rare case of a killed process.
  *
  * <p>Consistency: the snapshot says "everything up to journal index N". N is read while no record
  * is between the journal and the index ({@link JournalAccess#settledLastIndex}); the index's table is
@@ -25,6 +27,8 @@ final class IndexCheckpoints implements AutoCloseable {
 
     static final long EVERY_RECORDS = 50_000;
     static final long PERIOD_SECONDS = 60;
+    /** Below this many uncovered records a restart replays them faster than a stop would write the table. */
+    static final long AT_STOP_RECORDS = 1_000;
 
     private final ChronicleJournal journal;
     private final JournalAccess access;
@@ -32,6 +36,8 @@ final class IndexCheckpoints implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private long uncovered;
     private long foldedAtLast;
+    private final Thread atJvmStop = new Thread(this::atStop, "effectful-checkpoint-at-stop");
+    private boolean stopped;
 
     /** @param uncoveredAtStart records the start-up replay read that no snapshot covered */
     IndexCheckpoints(ChronicleJournal journal, JournalAccess access, LocalIntentIndex index, long uncoveredAtStart) {
@@ -49,15 +55,38 @@ final class IndexCheckpoints implements AutoCloseable {
     IndexCheckpoints start() {
         timer.schedule(this::checkQuietly, 1, TimeUnit.SECONDS);
         timer.scheduleWithFixedDelay(this::checkQuietly, PERIOD_SECONDS, PERIOD_SECONDS, TimeUnit.SECONDS);
+        try {
+            Runtime.getRuntime().addShutdownHook(atJvmStop);
+        } catch (IllegalStateException | SecurityException jvmEnding) {
+            // the JVM is already stopping (or may not be asked): the periodic snapshots still stand
+        }
         return this;
     }
 
     private void checkQuietly() {
+        check(EVERY_RECORDS);
+    }
+
+    /**
+     * A clean stop: the snapshot a restart will start from, when enough is uncovered. Once per instance;
+     * the JVM's shutdown hook and {@link #close} may both get here.
+     */
+    void atStop() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+        }
+        check(AT_STOP_RECORDS);
+    }
+
+    private synchronized void check(long threshold) {
         try {
             long folded = access.foldedCount();
             uncovered += folded - foldedAtLast;
             foldedAtLast = folded;
-            if (uncovered >= EVERY_RECORDS) {
+            if (uncovered >= threshold) {
                 writeNow();
                 uncovered = 0;
             }
@@ -89,8 +118,15 @@ final class IndexCheckpoints implements AutoCloseable {
                 + " in " + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 
+    /** Stops the periodic snapshots and writes the one a clean stop leaves (the journal is still open here). */
     @Override
     public void close() {
         timer.shutdownNow();
+        atStop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(atJvmStop);
+        } catch (IllegalStateException | SecurityException jvmEnding) {
+            // called from the shutdown itself: nothing to remove
+        }
     }
 }

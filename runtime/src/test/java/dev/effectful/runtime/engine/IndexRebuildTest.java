@@ -86,7 +86,7 @@ class IndexRebuildTest {
                     checkpoints.writeNow();
                 }
             }
-            checkpoints.close();
+            // not closed: close() is a clean stop, which writes its own snapshot; this test is about the one midway
         }
         LocalIntentIndex rebuilt = new LocalIntentIndex();
         long replayed;
@@ -128,7 +128,7 @@ class IndexRebuildTest {
             for (Thread w : writers) {
                 w.join(60_000);
             }
-            checkpoints.close();
+            // not closed (a clean stop writes a snapshot of its own): the last one taken while the writers ran counts
             assertThat(snapshots).as("snapshots written while the writers ran").isGreaterThan(1);
         }
         LocalIntentIndex rebuilt = new LocalIntentIndex();
@@ -136,6 +136,51 @@ class IndexRebuildTest {
             EngineFactory.rebuild(journal, rebuilt);
         }
         assertSameKnowledge(rebuilt, fullReplay(dir), keys);
+    }
+
+    @Test
+    void aCleanStopLeavesASnapshotSoTheRestartReplaysNothing() throws Exception {
+        Path dir = tmp.resolve("j");
+        Random rnd = new Random(20261207);
+        int keys = 200;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            JournalAccess access = JournalAccess.of(journal);
+            LocalIntentIndex live = new LocalIntentIndex();
+            IndexCheckpoints checkpoints = new IndexCheckpoints(journal, access, live, 0).start();
+            for (int n = 0; n < 3_000; n++) {
+                access.appendAndApply(step(rnd, key(rnd.nextInt(keys)), 1 + n / 1000, 1_000L * n), live);
+            }
+            checkpoints.close(); // the engine closed: a clean stop
+            checkpoints.close(); // and again, as a JVM's shutdown after it would: nothing more
+        }
+        LocalIntentIndex rebuilt = new LocalIntentIndex();
+        long replayed;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            replayed = EngineFactory.rebuild(journal, rebuilt);
+        }
+        assertThat(replayed).as("the stop's snapshot covers the whole journal").isZero();
+        assertSameKnowledge(rebuilt, fullReplay(dir), keys);
+    }
+
+    @Test
+    void aStopWithLittleUncoveredWritesNoSnapshot() throws Exception {
+        Path dir = tmp.resolve("j");
+        Random rnd = new Random(7);
+        int few = (int) IndexCheckpoints.AT_STOP_RECORDS - 1;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            JournalAccess access = JournalAccess.of(journal);
+            LocalIntentIndex live = new LocalIntentIndex();
+            IndexCheckpoints checkpoints = new IndexCheckpoints(journal, access, live, 0);
+            for (int n = 0; n < few; n++) {
+                access.appendAndApply(step(rnd, key(rnd.nextInt(50)), 1, 1_000L * n), live);
+            }
+            checkpoints.close();
+        }
+        long replayed;
+        try (ChronicleJournal journal = ChronicleJournal.openWriter(dir, false, null, null)) {
+            replayed = EngineFactory.rebuild(journal, new LocalIntentIndex());
+        }
+        assertThat(replayed).as("replaying so few is faster than writing the table at every stop").isEqualTo(few);
     }
 
     /** Our keys: 32 hex digits, the ones the table holds. */
