@@ -29,7 +29,7 @@ final class SharedStoreView {
         IntentStoreProvider provider = IntentStoreProviders.find(kind)
                 .orElseThrow(() -> new CliException(JournalCli.USAGE, "no store " + kind + " in this build"));
         try {
-            return provider.openView(EffectfulConfig.load("store=" + provider.kind()).store());
+            return provider.openView(EffectfulConfig.load("store=" + provider.kind()).store().settings());
         } catch (IllegalArgumentException e) {
             throw new CliException(JournalCli.USAGE, e.getMessage());
         }
