@@ -1,7 +1,6 @@
 package dev.effectful.junit;
 
 import dev.effectful.EffectApplied;
-import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Items;
@@ -9,6 +8,7 @@ import dev.effectful.Outcome;
 import dev.effectful.Status;
 import dev.effectful.Task;
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.Kind;
 import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.RecordType;
 
@@ -153,7 +153,7 @@ public final class ToolCheck<T> {
         EffectfulTool spec = GuardedViews.toolAnnotation(type, method).orElseThrow();
         String tool = ToolAudit.name(GuardedViews.toolMethod(type, method).orElseThrow());
         boolean batch = java.util.Arrays.stream(method.getParameters()).anyMatch(p -> p.isAnnotationPresent(Items.class));
-        boolean read = spec.kind() == EffectKind.READ;
+        boolean read = Kind.alwaysRuns(spec.kind().name());
         List<Verdict> verdicts = new ArrayList<>(ToolAudit.audit(GuardedViews.toolMethod(type, method).orElseThrow()
                 .getDeclaringClass(), GuardedViews.toolMethod(type, method).orElseThrow(), spec));
         if (batch) {

@@ -24,7 +24,7 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
- * Every configuration key of the agent, in one place (README "Configuration" mirrors this class).
+ * Every configuration key of the agent, in one place (docs/CONFIGURATION.md mirrors this class).
  *
  * <p>Each key is read, in order of precedence, from the agent argument string
  * ({@code -javaagent:effectful-agent.jar=journal=/var/effectful,sync=intent}), a system property,
