@@ -6,7 +6,7 @@ package dev.effectful;
  * <p>The kinds are ordered from harmless to irreversible. Only {@link #READ} is never
  * deduplicated; every other kind returns the stored success when the same intent comes again.
  * When the outcome of an earlier attempt is unknown, the kind decides whether the body may run
- * again without a probe (see the README's re-entry table).
+ * again without a probe (see the re-entry table in docs/OUTCOMES.md).
  */
 public enum EffectKind {
     /** No effect: search, get, list. Always runs, still journaled and classified. */

@@ -51,7 +51,7 @@ final class ToolAudit {
         boolean batch = Arrays.stream(m.getParameters()).anyMatch(p -> p.isAnnotationPresent(Items.class));
         List<Parameter> keyed = Arrays.stream(m.getParameters()).filter(p -> p.isAnnotationPresent(IntentKey.class))
                 .toList();
-        if (kind != EffectKind.READ && keyed.isEmpty()) {
+        if (!Kind.alwaysRuns(kind.name()) && keyed.isEmpty()) {
             out.add(Verdict.fail(Check.AUDIT, tool, "no parameter is marked @IntentKey, so each call in a task is a new"
                     + " intent numbered by its order; a retry that comes after another call is not recognised",
                     "mark the parameter(s) that say what is acted on (an order id, a recipient) with @IntentKey"));

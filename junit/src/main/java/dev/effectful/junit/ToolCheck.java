@@ -1,8 +1,8 @@
 package dev.effectful.junit;
 
-import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.Items;
+import dev.effectful.runtime.journal.Kind;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -138,7 +138,7 @@ public final class ToolCheck<T> {
         EffectfulTool spec = GuardedViews.toolAnnotation(type, method).orElseThrow();
         String tool = ToolAudit.name(GuardedViews.toolMethod(type, method).orElseThrow());
         boolean batch = java.util.Arrays.stream(method.getParameters()).anyMatch(p -> p.isAnnotationPresent(Items.class));
-        boolean read = spec.kind() == EffectKind.READ;
+        boolean read = Kind.alwaysRuns(spec.kind().name());
         List<Verdict> verdicts = new ArrayList<>(ToolAudit.audit(GuardedViews.toolMethod(type, method).orElseThrow()
                 .getDeclaringClass(), GuardedViews.toolMethod(type, method).orElseThrow(), spec));
         if (batch) {

@@ -9,7 +9,7 @@ import java.lang.reflect.Field;
  * <p>In its default mode ({@code warn}) the JDK prints that warning once per JVM, for the first
  * caller, and then records it as given in {@code sun.misc.Unsafe.memoryAccessWarned}. The agent
  * records it as given before Chronicle's first use, so a start with nothing but {@code -javaagent}
- * stays silent. The price, stated in the README: the application's own first use is not reported
+ * stays silent. The price, stated in docs/ISOLATION.md: the application's own first use is not reported
  * either; {@code --sun-misc-unsafe-memory-access=debug} (the JDK's audit mode, which this does not
  * touch) reports every use with a stack trace. On JDK 17-23 there is no such field and nothing happens.
  */

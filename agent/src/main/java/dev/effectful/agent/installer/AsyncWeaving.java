@@ -1,5 +1,6 @@
 package dev.effectful.agent.installer;
 
+import dev.effectful.runtime.journal.Kind;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.tool.AsyncShape;
 
@@ -19,7 +20,7 @@ final class AsyncWeaving {
      */
     static void woven(String ownerInternalName, String name, String descriptor, String kind) {
         AsyncShape shape = AsyncShape.ofDescriptor(descriptor);
-        if (shape == null || !shape.refused() || "READ".equals(kind)) {
+        if (shape == null || !shape.refused() || Kind.alwaysRuns(kind)) {
             return;
         }
         String method = ownerInternalName.replace('/', '.') + "." + name;

@@ -9,9 +9,10 @@ import dev.effectful.runtime.classify.Classification;
 import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.runtime.classify.ToolOverrides;
 import dev.effectful.runtime.engine.CallEngine;
-import dev.effectful.runtime.engine.StartWaits;
 import dev.effectful.runtime.engine.JournalRefusal;
+import dev.effectful.runtime.engine.StartWaits;
 import dev.effectful.runtime.journal.JournalProblem;
+import dev.effectful.runtime.journal.Kind;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.tool.ToolMethods;
 
@@ -95,7 +96,7 @@ final class EngineDispatcher implements Dispatcher {
         boolean returnsOutcome = methodAndDescriptor.endsWith(")Ldev/effectful/Outcome;");
         EffectfulTool read = readTool(type, methodAndDescriptor);
         if (read != null) {
-            // the body runs unjournaled; what it throws is still answered as the README says (never as itself)
+            // the body runs unjournaled; what it throws is still answered as docs/OUTCOMES.md says (never as itself)
             return new UnjournaledRead(ToolOverrides.of(read), returnsOutcome);
         }
         JournalProblem known = starter.refusal().orElse(null);
@@ -215,7 +216,7 @@ final class EngineDispatcher implements Dispatcher {
     /** Its own {@code @EffectfulTool} or the one it inherits when that is a READ, else null. */
     private static EffectfulTool readTool(Class<?> type, String sig) {
         try {
-            return ToolMethods.annotationOf(type, sig).filter(t -> t.kind() == EffectKind.READ).orElse(null);
+            return ToolMethods.annotationOf(type, sig).filter(t -> Kind.alwaysRuns(t.kind().name())).orElse(null);
         } catch (RuntimeException | LinkageError unreadable) {
             return null;
         }
@@ -224,7 +225,7 @@ final class EngineDispatcher implements Dispatcher {
     /** Its own annotation or the one it inherits; a method that cannot be read is not a READ. */
     private static boolean isRead(Class<?> type, String sig) {
         try {
-            return ToolMethods.annotationOf(type, sig).map(t -> t.kind() == EffectKind.READ).orElse(false);
+            return ToolMethods.annotationOf(type, sig).map(t -> Kind.alwaysRuns(t.kind().name())).orElse(false);
         } catch (RuntimeException | LinkageError unreadable) {
             return false;
         }

@@ -2,6 +2,7 @@ package dev.effectful.agent.installer;
 
 import dev.effectful.EffectfulTool;
 import dev.effectful.runtime.journal.JournalProblem;
+import dev.effectful.runtime.journal.Kind;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -60,7 +61,7 @@ record ForeignApi(String loader, String location) {
                     if (a.annotationType().getName().equals(ToolWeaving.TOOL_ANNOTATION)) {
                         Method kind = a.annotationType().getMethod("kind");
                         kind.setAccessible(true);
-                        return "READ".equals(String.valueOf(kind.invoke(a)));
+                        return Kind.alwaysRuns(String.valueOf(kind.invoke(a)));
                     }
                 }
             }

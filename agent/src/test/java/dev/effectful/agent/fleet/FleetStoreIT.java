@@ -189,7 +189,7 @@ class FleetStoreIT {
         a.apply(0, intent("res-1", 1));
         a.apply(1, outcome("res-1", 1, "unknown", "unknown", null));
         // through the service lookup, as the CLI finds it
-        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)))) {
+        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)).settings())) {
             assertThat(view.unresolved()).extracting(StoreView.Unresolved::intentKey).contains("res-1");
             assertThat(view.tasks()).extracting(StoreView.TaskLine::task).contains("task-1");
             assertThat(view.resolve("res-1", false, "card statement shows no charge"))
@@ -299,7 +299,7 @@ class FleetStoreIT {
         a.decideAndClaim("res-r", META, rule(EffectKind.MONEY, false), SHORT);
         a.apply(0, intent("res-r", 1));
         a.apply(1, outcome("res-r", 1, "unknown", "unknown", null));
-        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)))) {
+        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)).settings())) {
             assertThat(view.resolve("res-r", true, "the card statement shows it", "\"ch-77\""))
                     .isEqualTo(StoreView.Resolution.RESOLVED);
         }

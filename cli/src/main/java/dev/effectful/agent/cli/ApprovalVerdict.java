@@ -1,13 +1,14 @@
 package dev.effectful.agent.cli;
 
+import dev.effectful.agent.cli.console.ConsoleServer;
 import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalFollower;
 import dev.effectful.runtime.journal.JournalLock;
 import dev.effectful.runtime.journal.JournalOwners;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.journal.ResolutionRequest;
+import dev.effectful.runtime.journal.Verdict;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.store.StoreView;
 import picocli.CommandLine.Command;
@@ -52,8 +53,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
             description = "on a live journal: how long to wait for the writer to record it (default: ${DEFAULT-VALUE})")
     long waitSeconds;
 
-    /** {@code approved} or {@code denied}. */
-    abstract String verdict();
+    /** {@link Verdict#APPROVED} or {@link Verdict#DENIED}: the verdicts a person gives. */
+    abstract Verdict verdict();
 
     /** Who gives the verdict: the OS user, and the name the person typed if any. */
     String by() {
@@ -113,7 +114,7 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                     + " (see: journal approvals)");
         }
         JournalIntents.Intent intent = table.intent(row);
-        String nothingTo = "nothing to " + (verdict().equals("approved") ? "approve" : "deny");
+        String nothingTo = "nothing to " + ConsoleServer.action(verdict());
         if (intent.state() != JournalIntents.State.AWAITING_APPROVAL && request[1] != null) {
             throw new CliException(JournalCli.REFUSED, "intent " + key + " is already decided: " + standing(request[1])
                     + "; " + nothingTo);
@@ -134,8 +135,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
     private JournalRecord.Builder record(JournalRecord request) {
         return JournalRecord.of(RecordType.APPROVAL).task(request.task()).actor(request.actor()).call(request.call())
                 .kind(request.kind()).intentKey(key).started(cli.now())
-                .effectApplied(verdict().equals("approved") ? null : Effect.NO)
-                .verdict(verdict()).by(by()).note(note);
+                .effectApplied(verdict().effectApplied())
+                .verdict(verdict().word()).by(by()).note(note);
     }
 
     /** No live writer: take the lock and append, as the journal's one writer for a moment. */
@@ -173,7 +174,7 @@ abstract class ApprovalVerdict implements Callable<Integer> {
      */
     private Integer handOver(Path dir, JournalRecord request) throws CliException {
         ResolutionRequest req = new ResolutionRequest(key, false, note, null, false, request.task(), request.actor(),
-                request.call(), request.kind(), 0, null, cli.now(), ProcessHandle.current().pid(), verdict(), by());
+                request.call(), request.kind(), 0, null, cli.now(), ProcessHandle.current().pid(), verdict().word(), by());
         String holder = JournalLock.holderOf(dir);
         Path refusal = ResolutionRequest.refusalFile(dir, key);
         try (JournalReader reader = cli.openReader()) {
@@ -191,7 +192,7 @@ abstract class ApprovalVerdict implements Callable<Integer> {
             for (int round = 1; ; round++) {
                 for (JournalRecord r = tailer.next(); r != null; r = tailer.next()) {
                     if (r.type() == RecordType.APPROVAL && key.equals(r.intentKey())) {
-                        if (verdict().equals(r.verdict()) && by().equals(r.by())) {
+                        if (verdict().word().equals(r.verdict()) && by().equals(r.by())) {
                             report(r, holder);
                             return JournalCli.OK;
                         }
@@ -254,17 +255,17 @@ abstract class ApprovalVerdict implements Callable<Integer> {
             cli.out.println(Json.record(r, cli.zone));
             return;
         }
-        cli.out.println(verdict() + " " + key + " (task " + Table.clean(r.task()) + ", " + Table.clean(r.call())
+        cli.out.println(verdict().word() + " " + key + " (task " + Table.clean(r.task()) + ", " + Table.clean(r.call())
                 + ") by " + r.by() + (writerPid == null ? "" : "; recorded by the running writer (pid " + writerPid + ")"));
-        cli.out.println(verdict().equals("approved") ? "the next call of this intent runs its body once"
+        cli.out.println(verdict().letsBodyRun() ? "the next call of this intent runs its body once"
                 : "every call of this intent is refused for good, with your note");
     }
 
     private int shared() throws CliException {
         try (StoreView view = SharedStoreView.open(cli.store)) {
-            return switch (view.approve(key, verdict().equals("approved"), by(), note)) {
+            return switch (view.approve(key, verdict(), by(), note)) {
                 case RESOLVED -> {
-                    cli.out.println(verdict() + " " + key + " in the shared store by " + by() + "; every host acts on it"
+                    cli.out.println(verdict().word() + " " + key + " in the shared store by " + by() + "; every host acts on it"
                             + " at its next call of the intent");
                     yield JournalCli.OK;
                 }
@@ -285,8 +286,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                     + " the note. Works while an agent writes the journal, and with --store postgres for a fleet."})
     static final class Approve extends ApprovalVerdict {
         @Override
-        String verdict() {
-            return "approved";
+        Verdict verdict() {
+            return Verdict.APPROVED;
         }
     }
 
@@ -297,8 +298,8 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                     + " writes the journal, and with --store postgres for a fleet."})
     static final class Deny extends ApprovalVerdict {
         @Override
-        String verdict() {
-            return "denied";
+        Verdict verdict() {
+            return Verdict.DENIED;
         }
     }
 }

@@ -87,7 +87,7 @@ final class ApprovalsCommand implements Callable<Integer> {
             Json.str(g, "call", i.call());
             Json.str(g, "kind", i.kind());
             g.writeStringField("intent_key", i.key());
-            g.writeStringField("state", "awaiting-approval");
+            g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
             if (r != null && r.started() > 0) {
                 g.writeStringField("requested", Times.iso(r.started(), cli.zone));
                 g.writeNumberField("age_s", Math.max(0, (cli.now() - r.started()) / 1000));
@@ -111,7 +111,7 @@ final class ApprovalsCommand implements Callable<Integer> {
                         Json.str(g, "call", a.call());
                         Json.str(g, "kind", a.kind());
                         g.writeStringField("intent_key", a.intentKey());
-                        g.writeStringField("state", "awaiting-approval");
+                        g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
                         Json.str(g, "host", a.host());
                         g.writeStringField("requested", Times.iso(at, cli.zone));
                         g.writeNumberField("age_s", Math.max(0, (cli.now() - at) / 1000));

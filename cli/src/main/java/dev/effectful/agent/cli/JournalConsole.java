@@ -1,10 +1,12 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.agent.cli.console.ConsoleData;
+import dev.effectful.agent.cli.console.ConsoleServer;
 import dev.effectful.agent.cli.console.Views;
 import dev.effectful.runtime.journal.JournalLock;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.journal.Verdict;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -140,7 +142,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             List<Views.Held> running = new ArrayList<>();
             for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, table)) {
                 Views.Held h = held(row.intent(), row.latestIntent(), row.state());
-                if (row.state().equals("in-flight")) {
+                if (row.inFlight()) {
                     running.add(h);
                 } else if (row.intent().settles()) {
                     settling.add(h);
@@ -150,7 +152,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             }
             List<Views.Held> approvals = new ArrayList<>();
             for (ApprovalsCommand.Pending p : ApprovalsCommand.pending(reader, table)) {
-                approvals.add(held(p.intent(), p.request(), "awaiting-approval"));
+                approvals.add(held(p.intent(), p.request(), JournalIntents.State.AWAITING_APPROVAL.word));
             }
             return new Views.Desk(approvals, person, settling, running, problem);
         }
@@ -288,8 +290,8 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     }
 
     @Override
-    public Views.Done approve(String key, boolean approved, String note, String person) {
-        return viaCli(cli, List.of("--dir", cli.journalDir().toString(), approved ? "approve" : "deny", key,
+    public Views.Done approve(String key, Verdict verdict, String note, String person) {
+        return viaCli(cli, List.of("--dir", cli.journalDir().toString(), ConsoleServer.action(verdict), key,
                 "--note", note, "--by", person), key);
     }
 
@@ -319,7 +321,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                 started > 0 ? Times.human(started, cli.zone) : "-",
                 started > 0 ? Times.duration(cli.now() - started) : "-",
                 latestIntent == null || latestIntent.args() == null ? "" : latestIntent.args(),
-                i.settles(), state.equals("in-flight"), null);
+                i.settles(), JournalIntents.inFlight(state), null);
     }
 
     private Views.Event event(JournalRecord r, boolean repeat) {

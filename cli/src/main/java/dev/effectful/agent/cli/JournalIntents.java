@@ -1,10 +1,12 @@
 package dev.effectful.agent.cli;
 
-import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.reentry.Phase;
 import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.journal.ReentryDeclaration;
+import dev.effectful.runtime.journal.Verdict;
+import dev.effectful.runtime.reentry.Phase;
 import dev.effectful.runtime.reentry.StateTransitions;
 
 import java.util.ArrayList;
@@ -30,8 +32,20 @@ import java.util.Map;
 final class JournalIntents {
 
     /**
+     * The state word of an intent with no outcome yet whose writer holds the journal right now: not a
+     * {@link State} (the journal alone cannot tell it from a crash), a reader's view of the live lock.
+     */
+    static final String IN_FLIGHT = "in-flight";
+
+    /** Whether a row's state word is {@link #IN_FLIGHT}: the live writer's own call, nobody's to settle. */
+    static boolean inFlight(String stateWord) {
+        return IN_FLIGHT.equals(stateWord);
+    }
+
+    /**
      * The latest state of an intent key as the CLI words it: one per {@link Phase}, whose
-     * {@link Phase#unresolved()} says which ones need a person (or a probe).
+     * {@link Phase#unresolved()} says which ones need a person (or a probe). The words are the CLI's own
+     * (printed and in JSON); {@code CliStatesTest} fails when a phase has no state here.
      */
     enum State {
         NO_OUTCOME("no-outcome", Phase.INTENDED),
@@ -44,9 +58,10 @@ final class JournalIntents {
         RESOLVED_YES("resolved-yes", Phase.RESOLVED_APPLIED),
         RESOLVED_NO("resolved-no", Phase.RESOLVED_NOT_APPLIED),
         AWAITING_APPROVAL("awaiting-approval", Phase.AWAITING_APPROVAL),
-        APPROVED("approved", Phase.APPROVED),
-        DENIED("denied", Phase.DENIED),
-        EXPIRED("expired", Phase.EXPIRED);
+        // a verdict's state is printed as the verdict's own word
+        APPROVED(Verdict.APPROVED.word(), Phase.APPROVED),
+        DENIED(Verdict.DENIED.word(), Phase.DENIED),
+        EXPIRED(Verdict.EXPIRED.word(), Phase.EXPIRED);
 
         final String word;
         final boolean unresolved;
@@ -58,17 +73,28 @@ final class JournalIntents {
             this.phase = phase;
         }
 
-        static State of(Phase p) {
+        /** By the phase's ordinal: asked for every record of a journal scan. */
+        private static final State[] BY_PHASE = byPhase();
+
+        private static State[] byPhase() {
+            State[] out = new State[Phase.values().length];
             for (State s : values()) {
-                if (s.phase == p) {
-                    return s;
-                }
+                out[s.phase.ordinal()] = s;
             }
-            throw new IllegalArgumentException(String.valueOf(p));
+            return out;
         }
 
+        static State of(Phase p) {
+            State s = p == null ? null : BY_PHASE[p.ordinal()];
+            if (s == null) {
+                throw new IllegalArgumentException(String.valueOf(p));
+            }
+            return s;
+        }
+
+        /** {@link Phase#settledOk()}: the journal's rule, not a list of states of its own. */
         boolean settledOk() {
-            return this == OK || this == RESOLVED_YES;
+            return phase.settledOk();
         }
     }
 
@@ -193,18 +219,11 @@ final class JournalIntents {
     }
 
     private static byte declares(String reentry) {
-        if (reentry == null) {
+        ReentryDeclaration declared = ReentryDeclaration.parse(reentry);
+        if (declared == null) {
             return 0;
         }
-        byte d = DECLARED;
-        for (String w : reentry.split(" ")) {
-            if (w.equals("probe")) {
-                d |= HAS_PROBE;
-            } else if (w.equals("keyable")) {
-                d |= KEYABLE;
-            }
-        }
-        return d;
+        return (byte) (DECLARED | (declared.probe() ? HAS_PROBE : 0) | (declared.keyable() ? KEYABLE : 0));
     }
 
     private static byte probeCode(ProbeResult p) {

@@ -1,6 +1,7 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.runtime.reentry.Phase;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.store.IntentStoreProvider;
 import dev.effectful.runtime.store.IntentStoreProviders;
@@ -29,7 +30,7 @@ final class SharedStoreView {
         IntentStoreProvider provider = IntentStoreProviders.find(kind)
                 .orElseThrow(() -> new CliException(JournalCli.USAGE, "no store " + kind + " in this build"));
         try {
-            return provider.openView(EffectfulConfig.load("store=" + provider.kind()).store());
+            return provider.openView(EffectfulConfig.load("store=" + provider.kind()).store().settings());
         } catch (IllegalArgumentException e) {
             throw new CliException(JournalCli.USAGE, e.getMessage());
         }
@@ -70,7 +71,7 @@ final class SharedStoreView {
             int waiting = 0;
             for (StoreView.Unresolved u : rows) {
                 waiting += u.running() ? 0 : 1;
-                String state = u.running() ? "in-flight" : u.phase();
+                String state = u.running() ? JournalIntents.IN_FLIGHT : u.phase();
                 if (cli.json) {
                     cli.out.println(Json.line(g -> {
                         g.writeStringField("intent_key", u.intentKey());
@@ -117,12 +118,12 @@ final class SharedStoreView {
                     Json.str(g, "task", a.task());
                     Json.str(g, "call", a.call());
                     Json.str(g, "kind", a.kind());
-                    g.writeStringField("state", "awaiting-approval");
+                    g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
                     Json.str(g, "host", a.host());
                     g.writeStringField("requested", Times.iso(a.requested().toEpochMilli(), cli.zone));
                 }));
             } else {
-                t.row(a.intentKey(), a.task(), a.call(), a.kind(), "awaiting-approval", a.host(),
+                t.row(a.intentKey(), a.task(), a.call(), a.kind(), JournalIntents.State.AWAITING_APPROVAL.word, a.host(),
                         Times.human(a.requested().toEpochMilli(), cli.zone));
             }
         }
@@ -150,7 +151,7 @@ final class SharedStoreView {
                 throw new CliException(JournalCli.USAGE, "no task or intent key '" + Table.clean(id) + "' in the shared store");
             }
             for (StoreView.IntentRow r : rows) {
-                String state = r.running() ? "in-flight" : r.phase();
+                String state = r.running() ? JournalIntents.IN_FLIGHT : r.phase();
                 if (cli.json) {
                     cli.out.println(Json.line(g -> {
                         g.writeStringField("intent_key", r.intentKey());
@@ -239,13 +240,16 @@ final class SharedStoreView {
         }
         String phase = row.phase();
         String note = row.message() == null ? "" : " (note: " + Table.clean(row.message()) + ")";
-        return switch (phase) {
-            case "approved", "denied", "expired" -> "; already decided: " + phase
+        Phase known = Phase.fromWord(phase);
+        if (known != null && known.verdict() != null) {
+            return "; already decided: " + phase
                     + (row.approvalBy() == null ? "" : " by " + Table.clean(row.approvalBy())) + note;
-            case "resolved_applied", "resolved_not_applied" -> "; already resolved by a person: effect applied "
-                    + (phase.equals("resolved_applied") ? "yes" : "no") + note;
-            default -> " (it is " + phase + ")";
-        };
+        }
+        if (known == Phase.RESOLVED_APPLIED || known == Phase.RESOLVED_NOT_APPLIED) {
+            return "; already resolved by a person: effect applied "
+                    + (known == Phase.RESOLVED_APPLIED ? "yes" : "no") + note;
+        }
+        return " (it is " + phase + ")";
     }
 
     private static CliException unavailable(StoreUnavailableException e) {

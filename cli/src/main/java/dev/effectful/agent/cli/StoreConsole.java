@@ -1,7 +1,9 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.agent.cli.console.ConsoleData;
+import dev.effectful.agent.cli.console.ConsoleServer;
 import dev.effectful.agent.cli.console.Views;
+import dev.effectful.runtime.journal.Verdict;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.store.StoreView;
 
@@ -178,22 +180,22 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
     }
 
     @Override
-    public Views.Done approve(String key, boolean approved, String note, String person) {
-        return JournalConsole.viaCli(cli, List.of("--store", cli.store, approved ? "approve" : "deny", key, "--note", note,
+    public Views.Done approve(String key, Verdict verdict, String note, String person) {
+        return JournalConsole.viaCli(cli, List.of("--store", cli.store, ConsoleServer.action(verdict), key, "--note", note,
                 "--by", person), key);
     }
 
     private Views.Held held(StoreView.PendingApproval a) {
         long at = a.requested().toEpochMilli();
         return new Views.Held(a.intentKey(), JournalConsole.shortKey(a.intentKey()), a.task(), null, a.call(), a.kind(),
-                "awaiting-approval", "-", 0, Times.human(at, cli.zone), Times.duration(cli.now() - at),
+                JournalIntents.State.AWAITING_APPROVAL.word, "-", 0, Times.human(at, cli.zone), Times.duration(cli.now() - at),
                 "(in the journal of host " + a.host() + ")", false, false, a.host());
     }
 
     private Views.Held held(StoreView.Unresolved u) {
         long at = u.updated().toEpochMilli();
         return new Views.Held(u.intentKey(), JournalConsole.shortKey(u.intentKey()), u.task(), null, u.call(), u.kind(),
-                u.running() ? "in-flight" : u.phase(), "-", u.attempts(), Times.human(at, cli.zone),
+                u.running() ? JournalIntents.IN_FLIGHT : u.phase(), "-", u.attempts(), Times.human(at, cli.zone),
                 Times.duration(cli.now() - at), "(in the journal of host " + u.host() + ")", false, u.running(),
                 u.host() + " pid " + u.pid());
     }

@@ -1,8 +1,8 @@
 package dev.effectful.agent.cli;
 
 import dev.effectful.runtime.journal.JournalLock;
-import dev.effectful.runtime.reentry.ResolveHint;
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.reentry.ResolveHint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
@@ -30,7 +30,12 @@ final class UnresolvedCommand implements Callable<Integer> {
     record Row(JournalIntents.Intent intent, String state, JournalRecord latestIntent) {
         /** Waits for a person: not the live writer's own call, and not one the next call settles. */
         boolean needsPerson() {
-            return !state.equals("in-flight") && !intent.settles();
+            return !inFlight() && !intent.settles();
+        }
+
+        /** The live writer's own call, still running ({@link JournalIntents#IN_FLIGHT}). */
+        boolean inFlight() {
+            return JournalIntents.inFlight(state);
         }
     }
 
@@ -61,7 +66,7 @@ final class UnresolvedCommand implements Callable<Integer> {
                     Json.str(g, "call", p.intent().call());
                     Json.str(g, "kind", p.intent().kind());
                     g.writeStringField("intent_key", p.intent().key());
-                    g.writeStringField("state", "awaiting-approval");
+                    g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
                     g.writeBooleanField("settles_on_next_call", false);
                     if (p.request() != null && p.request().started() > 0) {
                         g.writeStringField("started", Times.iso(p.request().started(), cli.zone));
@@ -71,8 +76,8 @@ final class UnresolvedCommand implements Callable<Integer> {
                 }));
             }
         } else {
-            List<Row> person = rows.stream().filter(r -> !r.intent().settles() || r.state().equals("in-flight")).toList();
-            List<Row> settle = rows.stream().filter(r -> r.intent().settles() && !r.state().equals("in-flight")).toList();
+            List<Row> person = rows.stream().filter(r -> !r.intent().settles() || r.inFlight()).toList();
+            List<Row> settle = rows.stream().filter(r -> r.intent().settles() && !r.inFlight()).toList();
             if (rows.isEmpty()) {
                 cli.out.println("no unresolved intents in " + cli.journalDir());
             } else if (person.isEmpty()) {
@@ -109,7 +114,7 @@ final class UnresolvedCommand implements Callable<Integer> {
             String state = i.state().word;
             if (i.state() == JournalIntents.State.NO_OUTCOME && livePid != null && rec.isPresent()
                     && livePid.equals(String.valueOf(rec.get().pid()))) {
-                state = "in-flight";
+                state = JournalIntents.IN_FLIGHT;
             }
             rows.add(new Row(i, state, rec.orElse(null)));
         }
@@ -132,7 +137,7 @@ final class UnresolvedCommand implements Callable<Integer> {
             JournalRecord r = row.latestIntent();
             long started = r == null ? 0 : r.started();
             t.row(i.task(), i.call(), i.kind(), i.key(), i.attempt() == 0 ? null : i.attempt(),
-                    new Table.Cell(row.state(), row.state().equals("in-flight") ? "33" : "1;31"),
+                    new Table.Cell(row.state(), row.inFlight() ? "33" : "1;31"),
                     new Table.Cell(i.probe() == null ? "-" : i.probe(), Style.codeFor(i.probe())),
                     started > 0 ? Times.duration(cli.now() - started) : null,
                     Times.human(started, cli.zone),

@@ -52,10 +52,10 @@ final class VerifyCommand implements Callable<Integer> {
         }
         boolean live = JournalLock.isHeld(dir);
         String pid = live ? JournalLock.holderOf(dir) : null;
-        long inFlight = unresolved.stream().filter(r -> r.state().equals("in-flight")).count();
+        long inFlight = unresolved.stream().filter(UnresolvedCommand.Row::inFlight).count();
         List<UnresolvedCommand.Row> forPerson = unresolved.stream().filter(UnresolvedCommand.Row::needsPerson).toList();
-        long settles = unresolved.stream().filter(r -> !r.state().equals("in-flight") && r.intent().settles()).count();
-        long noOutcome = forPerson.stream().filter(r -> r.state().equals("no-outcome")).count();
+        long settles = unresolved.stream().filter(r -> !r.inFlight() && r.intent().settles()).count();
+        long noOutcome = forPerson.stream().filter(r -> r.state().equals(JournalIntents.State.NO_OUTCOME.word)).count();
         long unknown = forPerson.stream().filter(r -> r.intent().state() == JournalIntents.State.UNKNOWN).count();
         long probeFailed = forPerson.stream().filter(r -> r.intent().state() == JournalIntents.State.PROBE_FAILED).count();
         List<RecordDamage> inFiles = new ArrayList<>();

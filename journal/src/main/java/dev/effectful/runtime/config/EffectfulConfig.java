@@ -2,6 +2,7 @@ package dev.effectful.runtime.config;
 
 import dev.effectful.runtime.store.IntentStoreProvider;
 import dev.effectful.runtime.store.IntentStoreProviders;
+import dev.effectful.runtime.store.StoreContext;
 import dev.effectful.runtime.store.StoreKeys;
 import dev.effectful.runtime.store.StoreSettings;
 
@@ -23,7 +24,7 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
- * Every configuration key of the agent, in one place (README "Configuration" mirrors this class).
+ * Every configuration key of the agent, in one place (docs/CONFIGURATION.md mirrors this class).
  *
  * <p>Each key is read, in order of precedence, from the agent argument string
  * ({@code -javaagent:effectful-agent.jar=journal=/var/effectful,sync=intent}), a system property,
@@ -265,6 +266,14 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
 
     /** {@link #HELD_MESSAGE}: who a held call's answer is written for. */
     public enum HeldMessage { SHORT, OPERATOR }
+
+    /**
+     * What the configured shared store's provider is handed to open it: its settings and the few keys of
+     * this configuration a store reads. Null when the store is {@code local} (no provider).
+     */
+    public StoreContext storeContext() {
+        return store.settings() == null ? null : new StoreContext(store.settings(), journalDir, retention);
+    }
 
     /**
      * The intent store: {@code local}, or a shared store's kind with the settings its provider read and

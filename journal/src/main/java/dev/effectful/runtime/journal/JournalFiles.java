@@ -28,6 +28,13 @@ public final class JournalFiles {
     /** A fresh file system's root has it; a volume mounted as the journal directory is still "empty". */
     private static final String LOST_FOUND = "lost+found";
 
+    /**
+     * The name of the key-format mark ({@code keys.KeyFormat} writes and reads it). The name is kept
+     * here, with the journal directory's other file names, so that this class can recognise the mark
+     * without importing the keys package, which already depends on the journal.
+     */
+    public static final String KEY_FORMAT_FILE = "key-format";
+
     private JournalFiles() {
     }
 
@@ -131,7 +138,7 @@ public final class JournalFiles {
         return name.endsWith(".cq4") || name.endsWith(".cq4t") || name.contains(".cq4.salvaging")
                 || name.equals(JournalLock.FILE_NAME) || name.startsWith("secret.key")
                 || name.startsWith("index.snapshot") || name.startsWith("index.table")
-                || name.equals(".effectful-write-probe") || name.startsWith(dev.effectful.runtime.keys.KeyFormat.FILE)
+                || name.equals(".effectful-write-probe") || name.startsWith(KEY_FORMAT_FILE)
                 || name.startsWith(ResultShapes.FILE_NAME);
     }
 

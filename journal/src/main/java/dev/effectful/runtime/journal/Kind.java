@@ -11,11 +11,16 @@ import java.util.Locale;
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
 public enum Kind {
-    // (code on disk, whether a repeat is harmless); a code is part of the journal format: never renumbered
-    READ(1, true), IDEMPOTENT(2, true), CREATE(3, false), SEND(4, false), MONEY(5, false), DESTRUCTIVE(6, false);
+    // (code on disk, whether a repeat is harmless, whether it always runs); a code is part of the journal
+    // format: never renumbered. Every rule is a constructor argument, so a kind cannot be added without them.
+    READ(1, true, true), IDEMPOTENT(2, true, false), CREATE(3, false, false), SEND(4, false, false),
+    MONEY(5, false, false), DESTRUCTIVE(6, false, false);
 
     /** Running the body again changes nothing by itself (see {@link #repeatIsHarmless()}). */
     private final boolean repeatIsHarmless;
+
+    /** It has no effect at all (see {@link #alwaysRuns()}). */
+    private final boolean alwaysRuns;
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
@@ -24,9 +29,36 @@ public enum Kind {
 
     private final int code;
 
-    Kind(int code, boolean repeatIsHarmless) {
+    Kind(int code, boolean repeatIsHarmless, boolean alwaysRuns) {
         this.code = code;
         this.repeatIsHarmless = repeatIsHarmless;
+        this.alwaysRuns = alwaysRuns;
+    }
+
+    /**
+     * Whether a call of this kind has no effect to guard, so it always runs: never answered from an
+     * earlier call, run (unjournaled) even when the journal cannot take its records, and a failure nobody
+     * classified is retryable with effect no, since nothing could have landed. The engine, the classifier,
+     * the weaver, the agent's fallback without an engine and the test kit all ask this (by the constant's
+     * name, {@link #alwaysRuns(String)}, where they hold the API's {@code EffectKind}); none compares kinds itself.
+     */
+    public boolean alwaysRuns() {
+        return alwaysRuns;
+    }
+
+    /**
+     * {@link #alwaysRuns()} of the kind whose constant is named {@code constantName} ({@code "READ"}): the
+     * API's {@code EffectKind.name()}, an annotation's value read from a class file, or an application's own
+     * copy of the API seen through reflection, none of which is this enum. False for null or a name this
+     * reader does not know. Compares names without allocating: the engine asks on every failed call.
+     */
+    public static boolean alwaysRuns(String constantName) {
+        for (Kind k : VALUES) {
+            if (k.name().equals(constantName)) {
+                return k.alwaysRuns;
+            }
+        }
+        return false;
     }
 
     /** The one-byte code written for this kind (see {@code Codes}). */

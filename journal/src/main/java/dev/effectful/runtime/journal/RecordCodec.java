@@ -1,6 +1,5 @@
 package dev.effectful.runtime.journal;
 
-import dev.effectful.runtime.keys.HexKeys;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.wire.BinaryWireCode;
 import net.openhft.chronicle.wire.ValueIn;

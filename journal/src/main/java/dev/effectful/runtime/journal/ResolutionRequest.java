@@ -227,7 +227,8 @@ public record ResolutionRequest(String intentKey, boolean applied, String note, 
         requireKey(key);
         String applied = text(n, "applied");
         String verdict = text(n, "verdict");
-        if (verdict != null && !"approved".equals(verdict) && !"denied".equals(verdict)) {
+        Verdict given = Verdict.fromWord(verdict);
+        if (verdict != null && (given == null || !given.byPerson())) {
             throw new IOException("request file " + file.getFileName() + ": verdict must be approved or denied, not "
                     + verdict);
         }

@@ -69,8 +69,11 @@ public final class CanonicalJson {
     private CanonicalJson() {
     }
 
-    /** The mapper whose view of a value its canonical JSON is (for {@link BeanKeyViews}). */
-    static ObjectMapper mapper() {
+    /**
+     * The mapper whose view of a value its canonical JSON is: {@code keys.BeanKeyViews} asks it which
+     * fields a keyed bean's JSON leaves out. Not for writing: {@link #of} is the canonical form.
+     */
+    public static ObjectMapper mapper() {
         return Jackson.MAPPER;
     }
 

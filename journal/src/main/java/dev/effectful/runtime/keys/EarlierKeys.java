@@ -2,7 +2,6 @@ package dev.effectful.runtime.keys;
 
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.Phase;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -55,7 +54,7 @@ public final class EarlierKeys {
             return new Choice.Current();
         }
         IntentState e = earlier.get();
-        if (e.phase() == Phase.OK || e.phase() == Phase.RESOLVED_APPLIED) {
+        if (e.phase().settledOk()) {
             // an owner that differs is the collision the escaping closes: that result is not this call's
             return earlierOwner.isPresent() && !earlierOwner.get().equals(mine) ? new Choice.Current()
                     : new Choice.Earlier(earlierKey);

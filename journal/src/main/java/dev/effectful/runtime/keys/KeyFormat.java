@@ -23,7 +23,7 @@ import java.util.List;
 public final class KeyFormat {
 
     /** The mark's file name, beside the journal's cycle files. */
-    public static final String FILE = "key-format";
+    public static final String FILE = JournalFiles.KEY_FORMAT_FILE;
 
     private static final String CURRENT = "format 2";
     private static final String EARLIER = "earlier 1";

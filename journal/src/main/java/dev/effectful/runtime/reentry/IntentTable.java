@@ -1,6 +1,6 @@
 package dev.effectful.runtime.reentry;
 
-import dev.effectful.runtime.keys.HexKeys;
+import dev.effectful.runtime.journal.HexKeys;
 import dev.effectful.runtime.journal.Effect;
 
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package dev.effectful.runtime.reentry;
 
+import dev.effectful.runtime.journal.Verdict;
+
 /** The last known state of an intent key, as far as re-entry is concerned. */
 public enum Phase {
     /** An intent record with nothing after it: running now, or the process died mid-call. */
@@ -26,7 +28,12 @@ public enum Phase {
     /** No verdict came within {@code effectful.approval.timeout}: refused for good. */
     EXPIRED(false);
 
+    private static final Phase[] VALUES = values();
+
     private final boolean unresolved;
+
+    /** Computed once: the shared store writes it on every call. */
+    private final String word = name().toLowerCase(java.util.Locale.ROOT);
 
     Phase(boolean unresolved) {
         this.unresolved = unresolved;
@@ -41,8 +48,49 @@ public enum Phase {
         return unresolved;
     }
 
+    /**
+     * Whether the intent settled with its effect applied and known: its body succeeded, or a person said
+     * the effect landed. Its stored result answers every later call; the CLI counts it as ok, the earlier
+     * key format's lookup and the shared store's {@code ok} count ask this.
+     */
+    public boolean settledOk() {
+        return this == OK || this == RESOLVED_APPLIED;
+    }
+
+    /**
+     * The phase a verdict leads to. Exhaustive on purpose: a verdict added to {@link Verdict} does not
+     * compile here until it is given its phase.
+     */
+    public static Phase after(Verdict verdict) {
+        return switch (verdict) {
+            case APPROVED -> APPROVED;
+            case DENIED -> DENIED;
+            case EXPIRED -> EXPIRED;
+        };
+    }
+
+    /** The verdict that led to this phase ({@link #after}), or null for a phase no verdict leads to. */
+    public Verdict verdict() {
+        for (Verdict v : Verdict.values()) {
+            if (after(v) == this) {
+                return v;
+            }
+        }
+        return null;
+    }
+
     /** The word a shared store keeps for this phase. */
     public String word() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return word;
+    }
+
+    /** The phase a store's word stands for; null for null or a word this reader does not know. */
+    public static Phase fromWord(String word) {
+        for (Phase p : VALUES) {
+            if (p.word.equals(word)) {
+                return p;
+            }
+        }
+        return null;
     }
 }

@@ -5,7 +5,7 @@ import dev.effectful.runtime.journal.Kind;
 import dev.effectful.runtime.journal.OutcomeWord;
 
 /**
- * The re-entry table of the README, in one place: what a call does when the journal already knows
+ * The re-entry table of docs/OUTCOMES.md, in one place: what a call does when the journal already knows
  * its intent key. A retry is a guess and a probe is a measurement, so an unknown outcome is probed
  * before anything runs again, and held for a person when there is no probe and a repeat would hurt.
  *

@@ -3,6 +3,7 @@ package dev.effectful.runtime.reentry;
 import dev.effectful.runtime.journal.Effect;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.runtime.journal.Verdict;
 
 /**
  * How each journal record moves an intent's state: the one place that reads records for
@@ -111,10 +112,8 @@ public final class StateTransitions {
 
     /** The phase an {@code approval} record's verdict leads to; a verdict this reader does not know denies. */
     public static Phase approvalPhase(String verdict) {
-        if ("approved".equals(verdict)) {
-            return Phase.APPROVED;
-        }
-        return "expired".equals(verdict) ? Phase.EXPIRED : Phase.DENIED;
+        Verdict v = Verdict.fromWord(verdict);
+        return v == null ? Phase.DENIED : Phase.after(v);
     }
 
     private static Phase outcomePhase(OutcomeWord outcome) {

@@ -1,6 +1,5 @@
 package dev.effectful.runtime.store;
 
-import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 
@@ -35,7 +34,7 @@ public interface IntentStoreProvider {
 
     /**
      * Reads and checks this store's keys, reporting each problem on {@code keys}; the result comes back
-     * to this provider as {@code config.store().settings()} in {@link #open} and {@link #openView}.
+     * to this provider in {@link #open} (inside its {@link StoreContext}) and {@link #openView}.
      */
     StoreSettings configure(StoreKeys keys);
 
@@ -45,20 +44,21 @@ public interface IntentStoreProvider {
      * {@link dev.effectful.runtime.reentry.StoreUnavailableException}). Background threads the store
      * starts stop when it is closed, if it is {@link AutoCloseable}; the engine closes it.
      */
-    IntentStore open(EffectfulConfig config, LocalIntentIndex local);
+    IntentStore open(StoreContext context, LocalIntentIndex local);
 
     /**
      * The CLI's view of the store, configured from the same keys as the agent's.
      *
-     * @throws IllegalArgumentException when the configuration does not name a store of this kind
+     * @param settings what this provider's {@link #configure} returned
+     * @throws IllegalArgumentException when {@code settings} are not this provider's (null: no store configured)
      */
-    StoreView openView(EffectfulConfig.Store config);
+    StoreView openView(StoreSettings settings);
 
     /**
      * The fleet's one fingerprint key, kept in this store; empty when the store keeps none (each
      * host then fingerprints with its own journal's secret).
      */
-    default java.util.Optional<dev.effectful.runtime.keys.FleetKeySource> fleetKey(EffectfulConfig config) {
+    default java.util.Optional<dev.effectful.runtime.keys.FleetKeySource> fleetKey(StoreContext context) {
         return java.util.Optional.empty();
     }
 }

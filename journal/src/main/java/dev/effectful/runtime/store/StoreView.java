@@ -1,5 +1,6 @@
 package dev.effectful.runtime.store;
 
+import dev.effectful.runtime.journal.Verdict;
 import java.time.Instant;
 import java.util.List;
 
@@ -65,10 +66,11 @@ public interface StoreView extends AutoCloseable {
     }
 
     /**
-     * A person's verdict on an approval request: {@code approved} (every host's next call runs the body once)
-     * or {@code denied} (every host's call is refused for good with {@code note}); {@code by} names the person.
+     * A person's verdict on an approval request: {@link Verdict#APPROVED} (every host's next call runs the
+     * body once) or {@link Verdict#DENIED} (every host's call is refused for good with {@code note});
+     * {@code by} names the person.
      */
-    default Resolution approve(String intentKey, boolean approved, String by, String note) {
+    default Resolution approve(String intentKey, Verdict verdict, String by, String note) {
         throw new UnsupportedOperationException("this store keeps no approvals");
     }
 

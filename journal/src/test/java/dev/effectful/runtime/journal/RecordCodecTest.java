@@ -299,7 +299,7 @@ class RecordCodecTest {
         previousText(w, 4, r.call());
         firstCode(w, 5, r.kind());
         long[] bits = new long[2];
-        if (dev.effectful.runtime.keys.HexKeys.parse(r.intentKey(), bits)) {
+        if (dev.effectful.runtime.journal.HexKeys.parse(r.intentKey(), bits)) {
             w.writeEventId(6).uuid(new java.util.UUID(bits[0], bits[1]));
         } else {
             previousText(w, 6, r.intentKey());

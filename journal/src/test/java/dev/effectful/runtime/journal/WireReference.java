@@ -1,6 +1,6 @@
 package dev.effectful.runtime.journal;
 
-import dev.effectful.runtime.keys.HexKeys;
+import dev.effectful.runtime.journal.HexKeys;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.wire.WireOut;
 

@@ -2,6 +2,7 @@ package dev.effectful.runtime.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.effectful.runtime.journal.HexKeys;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -56,12 +56,12 @@ class ThirdStoreTest {
         }
 
         @Override
-        public IntentStore open(EffectfulConfig config, LocalIntentIndex local) {
+        public IntentStore open(StoreContext context, LocalIntentIndex local) {
             return local; // a stub: decides like this host alone
         }
 
         @Override
-        public StoreView openView(EffectfulConfig.Store config) {
+        public StoreView openView(StoreSettings settings) {
             throw new UnsupportedOperationException("a stub");
         }
     }
@@ -81,6 +81,8 @@ class ThirdStoreTest {
         assertThat(loaded.config().store().settings())
                 .isEqualTo(new FileStoreProvider.Settings(Path.of("/srv/intents"), Duration.ofMillis(250)));
         assertThat(loaded.config().store().toString()).contains("file store /srv/intents");
+        assertThat(loaded.config().storeContext().settings()).as("what the provider opens its store with")
+                .isSameAs(loaded.config().store().settings());
         assertThat(loaded.given()).contains("effectful.store.file.dir", "effectful.store.file.poll");
         assertThat(EffectfulConfig.allKeys()).contains(FileStoreProvider.DIR, FileStoreProvider.POLL);
         assertThat(EffectfulConfig.KEYS).as("the configuration's own keys name no store's").doesNotContain(FileStoreProvider.DIR);

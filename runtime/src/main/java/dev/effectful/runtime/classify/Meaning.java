@@ -3,6 +3,7 @@ package dev.effectful.runtime.classify;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Status;
+import dev.effectful.runtime.journal.Kind;
 
 /**
  * Where in a call a failure happened. The place, not the exception type, decides whether the
@@ -34,11 +35,11 @@ enum Meaning {
 
     /** The status for a tool of {@code kind}; an unknown outcome of a read is simply worth retrying. */
     Status status(EffectKind kind) {
-        return harmlessForRead && kind == EffectKind.READ ? Status.RETRYABLE : status;
+        return harmlessForRead && Kind.alwaysRuns(kind.name()) ? Status.RETRYABLE : status;
     }
 
     /** The effect flag for a tool of {@code kind}; a read has no effect that could have landed. */
     EffectApplied effect(EffectKind kind) {
-        return harmlessForRead && kind == EffectKind.READ ? EffectApplied.NO : effect;
+        return harmlessForRead && Kind.alwaysRuns(kind.name()) ? EffectApplied.NO : effect;
     }
 }

@@ -7,10 +7,11 @@ import dev.effectful.runtime.journal.JournalProblem;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.runtime.journal.Verdict;
+import dev.effectful.runtime.json.NotCanonicalException;
 import dev.effectful.runtime.keys.EarlierKeys;
 import dev.effectful.runtime.keys.IntentKeys;
 import dev.effectful.runtime.keys.KeySecretException;
-import dev.effectful.runtime.json.NotCanonicalException;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.Decision;
 import dev.effectful.runtime.reentry.IntentState;
@@ -320,8 +321,8 @@ final class Admission {
     /** No verdict in time: the expiry is journaled (by effectful, not a person) and the call refused for good. */
     private void expireApproval(Call call, Decision.ExpireApproval x) {
         records.appendAndApply(records.base(call, RecordType.APPROVAL).started(System.currentTimeMillis())
-                .verdict("expired").by("effectful").note("no verdict within effectful.approval.timeout")
-                .effectApplied(dev.effectful.runtime.journal.Effect.NO).build());
+                .verdict(Verdict.EXPIRED.word()).by("effectful").note("no verdict within effectful.approval.timeout")
+                .effectApplied(Verdict.EXPIRED.effectApplied()).build());
         refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, x.message());
     }
 

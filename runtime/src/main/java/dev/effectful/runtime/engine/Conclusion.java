@@ -7,6 +7,7 @@ import dev.effectful.Status;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.runtime.classify.Classification;
 import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.runtime.journal.Kind;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.values.ResultCodec;
@@ -141,7 +142,7 @@ final class Conclusion {
     private Outcome<Object> fromThrown(Call call, Throwable thrown, boolean timedOut, long durationMs) {
         EffectKind kind = call.tool.kind();
         if (timedOut) {
-            boolean read = kind == EffectKind.READ;
+            boolean read = Kind.alwaysRuns(kind.name());
             return Outcomes.of(call, read ? Status.RETRYABLE : Status.UNKNOWN, read ? EffectApplied.NO : EffectApplied.UNKNOWN,
                     null, null, "deadline reached after " + durationMs + " ms and the call was interrupted"
                             + (read ? "" : "; the effect may still land: do not retry, probe or ask"));

@@ -110,7 +110,7 @@ public final class EngineFactory {
         IntentStore decider = intentStore(config, store);
         if (!config.store().isLocal() && access.available()) {
             // one fingerprint key for the fleet, so a @Redact @IntentKey intent has one key on every host
-            IntentStoreProviders.find(config.store().kind()).flatMap(p -> p.fleetKey(config))
+            IntentStoreProviders.find(config.store().kind()).flatMap(p -> p.fleetKey(config.storeContext()))
                     .ifPresent(fingerprinter::joinFleet);
         }
         if (decider instanceof AutoCloseable closable) {
@@ -266,7 +266,7 @@ public final class EngineFactory {
         // and then the engine does not start: effectful calls are refused rather than decided locally
         IntentStoreProvider provider = IntentStoreProviders.find(kind).orElseThrow(() -> new IllegalStateException(
                 "effectful.store=" + kind + " but no store module of that kind is in this build"));
-        IntentStore shared = provider.open(config, local);
+        IntentStore shared = provider.open(config.storeContext(), local);
         AgentLog.info("effectful fleet mode: intents are decided in the " + shared.describe() + " ("
                 + config.store().settings().describe() + ")");
         return shared;

@@ -1,16 +1,17 @@
 package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalOwners;
+import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.JournalUnavailableException;
 import dev.effectful.runtime.journal.RecordType;
 import dev.effectful.runtime.journal.ResolutionRequest;
+import dev.effectful.runtime.journal.Verdict;
+import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.reentry.IntentState;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.values.ResultCodec;
 
 import java.io.IOException;
@@ -252,7 +253,7 @@ final class ResolutionRequests implements AutoCloseable {
         JournalRecord r = JournalRecord.of(RecordType.APPROVAL)
                 .task(req.task()).actor(req.actor()).call(req.call()).kind(req.kind())
                 .intentKey(req.intentKey()).started(System.currentTimeMillis())
-                .effectApplied("approved".equals(req.verdict()) ? null : Effect.NO)
+                .effectApplied(Verdict.fromWord(req.verdict()).effectApplied())
                 .verdict(req.verdict()).by(req.by()).note(req.note())
                 .thread("journal-cli pid " + req.requestedByPid())
                 .build();

@@ -9,7 +9,7 @@ import java.lang.reflect.WildcardType;
 import java.util.Optional;
 
 /**
- * The return types a probe may declare for a tool returning {@code T} (README, "Probes"):
+ * The return types a probe may declare for a tool returning {@code T} (docs/API.md, "Probes"):
  * {@code T} itself (or a subtype; the boxed type for a primitive {@code T}, so null can say
  * absent), {@code Optional<T>}, or {@code boolean}/{@code Boolean} (true: found, without a value
  * unless the tool itself returns boolean). A {@code void} tool's probe may return anything: only

@@ -2,6 +2,8 @@ package dev.effectful.runtime.tool;
 
 import dev.effectful.EffectKind;
 import dev.effectful.runtime.classify.ToolOverrides;
+import dev.effectful.runtime.journal.Kind;
+import dev.effectful.runtime.journal.ReentryDeclaration;
 import dev.effectful.runtime.values.ParamSpec;
 
 import java.lang.reflect.Method;
@@ -44,10 +46,7 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
 
     /** The same word with {@code keyable} as given. */
     public String reentryWord(boolean keyable) {
-        if (probe.isPresent()) {
-            return keyable ? "probe keyable" : "probe";
-        }
-        return keyable ? "keyable" : "-";
+        return new ReentryDeclaration(probe.isPresent(), keyable).word();
     }
 
     public boolean returnsOutcome() {
@@ -78,7 +77,7 @@ public record ToolMethod(Method method, EffectKind kind, String verb, ParamSpec[
     }
 
     public boolean isRead() {
-        return kind == EffectKind.READ;
+        return Kind.alwaysRuns(kind.name());
     }
 
     /** The value to return from a method whose body did not produce one: zero for primitives. */

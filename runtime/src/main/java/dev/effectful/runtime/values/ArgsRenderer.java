@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.effectful.runtime.json.CanonicalJson;
 import dev.effectful.runtime.json.JsonMappers;
 import dev.effectful.runtime.json.JsonText;
-import dev.effectful.runtime.json.BeanKeyViews;
+import dev.effectful.runtime.keys.BeanKeyViews;
 import dev.effectful.runtime.keys.Fingerprinter;
 import dev.effectful.runtime.keys.KeySecretException;
 import dev.effectful.runtime.json.NotCanonicalException;

@@ -74,12 +74,12 @@ class EngineCloseTest {
         }
 
         @Override
-        public IntentStore open(EffectfulConfig config, LocalIntentIndex local) {
+        public IntentStore open(dev.effectful.runtime.store.StoreContext context, LocalIntentIndex local) {
             return new ThreadedStore(local);
         }
 
         @Override
-        public StoreView openView(EffectfulConfig.Store config) {
+        public StoreView openView(StoreSettings settings) {
             throw new UnsupportedOperationException();
         }
     }

@@ -9,13 +9,15 @@ import net.openhft.chronicle.wire.Wire;
 import net.openhft.chronicle.wire.WireType;
 import org.junit.jupiter.api.Test;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The closed words are enums in the process, one-byte codes on disk (issue 21), and the words journals
- * carried before the codes still read as the same constants.
+ * The closed words are enums in the process, one-byte codes on disk, and the words journals carried
+ * before the codes still read as the same constants.
  */
 class JournalWordsTest {
 
@@ -104,6 +106,45 @@ class JournalWordsTest {
             assertThat(ApiWords.applied(ApiWords.effect(e))).isEqualTo(e);
         }
         assertThat(Kind.values()).hasSameSizeAs(EffectKind.values());
+    }
+
+    /**
+     * Every kind's rules, spelled out: a kind added to {@link Kind} fails here until its rules are written
+     * down (the constructor already asks for them; this pins what they are).
+     */
+    @Test
+    void everyKindHasItsRules() {
+        // kind -> {repeat is harmless, always runs}
+        Map<Kind, List<Boolean>> rules = new EnumMap<>(Kind.class);
+        rules.put(Kind.READ, List.of(true, true));
+        rules.put(Kind.IDEMPOTENT, List.of(true, false));
+        rules.put(Kind.CREATE, List.of(false, false));
+        rules.put(Kind.SEND, List.of(false, false));
+        rules.put(Kind.MONEY, List.of(false, false));
+        rules.put(Kind.DESTRUCTIVE, List.of(false, false));
+        for (Kind k : Kind.values()) {
+            assertThat(rules).as("%s has no rules written down here", k).containsKey(k);
+            assertThat(List.of(k.repeatIsHarmless(), k.alwaysRuns())).as("%s", k).isEqualTo(rules.get(k));
+            assertThat(Kind.alwaysRuns(k.name())).as("%s by its constant's name", k).isEqualTo(k.alwaysRuns());
+            assertThat(!k.alwaysRuns() || k.repeatIsHarmless()).as("%s: what always runs repeats harmlessly", k).isTrue();
+        }
+        assertThat(Kind.alwaysRuns(null)).isFalse();
+        assertThat(Kind.alwaysRuns("read")).as("a constant's name, not the word on disk").isFalse();
+        for (EffectKind k : EffectKind.values()) {
+            assertThat(Kind.alwaysRuns(k.name())).as("%s", k).isEqualTo(k == EffectKind.READ);
+        }
+    }
+
+    @Test
+    void theReentryWordIsWrittenAndReadInOnePlace() {
+        Map<String, ReentryDeclaration> words = Map.of("probe keyable", new ReentryDeclaration(true, true),
+                "probe", new ReentryDeclaration(true, false), "keyable", new ReentryDeclaration(false, true),
+                "-", new ReentryDeclaration(false, false));
+        words.forEach((word, declared) -> {
+            assertThat(declared.word()).isEqualTo(word);
+            assertThat(ReentryDeclaration.parse(word)).isEqualTo(declared);
+        });
+        assertThat(ReentryDeclaration.parse(null)).as("not written: an older journal").isNull();
     }
 
     @Test

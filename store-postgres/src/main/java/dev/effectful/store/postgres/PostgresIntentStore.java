@@ -51,7 +51,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
 
     /** A row "intended, attempt n, held by this process": the claim and the intent record bind it alike. */
     private static final String INSERT_INTENT = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase,"
-            + " attempts, host, pid, owner, lease_until, claim, updated_at) VALUES (?, ?, ?, ?, 'intended', ?, ?, ?, ?,"
+            + " attempts, host, pid, owner, lease_until, claim, updated_at) VALUES (?, ?, ?, ?, " + PhaseWords.INTENDED + ", ?, ?, ?, ?,"
             + " now() + ? * interval '1 millisecond', ?, now())";
     private static final String CLAIM_NEW = INSERT_INTENT + " ON CONFLICT (intent_key) DO NOTHING";
     /**
@@ -60,18 +60,20 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
      * requested (expiry counts from it), as in {@code IntentState}.
      */
     private static final String REQUEST_APPROVAL = "INSERT INTO effectful_intents (intent_key, task, call, kind, phase,"
-            + " attempts, retry_after_until, host, pid, updated_at) VALUES (?, ?, ?, ?, 'awaiting_approval', 0, ?, ?, ?,"
+            + " attempts, retry_after_until, host, pid, updated_at) VALUES (?, ?, ?, ?, " + PhaseWords.AWAITING_APPROVAL + ", 0, ?,"
+            + " ?, ?,"
             + " now()) ON CONFLICT (intent_key) DO NOTHING";
     private static final String SELECT_LOCKED = "SELECT phase, attempts, effect_applied, retry_after_until, result,"
             + " result_stored, owner, host, pid, coalesce(lease_until > now(), false),"
             + " coalesce((extract(epoch FROM (lease_until - now())) * 1000)::bigint, 0),"
             + " (extract(epoch FROM updated_at) * 1000)::bigint FROM effectful_intents WHERE intent_key = ? FOR UPDATE";
-    private static final String CLAIM_RUN = "UPDATE effectful_intents SET phase = 'intended', attempts = ?,"
+    private static final String CLAIM_RUN = "UPDATE effectful_intents SET phase = " + PhaseWords.INTENDED + ", attempts = ?,"
             + " retry_after_until = 0, host = ?, pid = ?, owner = ?, lease_until = now() + ? * interval '1 millisecond',"
             + " claim = ?, updated_at = now() WHERE intent_key = ?";
     private static final String CLAIM_PROBE = "UPDATE effectful_intents SET host = ?, pid = ?, owner = ?,"
             + " lease_until = now() + ? * interval '1 millisecond', claim = ?, updated_at = now() WHERE intent_key = ?";
-    private static final String WRITE_INTENT = INSERT_INTENT + " ON CONFLICT (intent_key) DO UPDATE SET phase = 'intended',"
+    private static final String WRITE_INTENT = INSERT_INTENT + " ON CONFLICT (intent_key) DO UPDATE SET phase = "
+            + PhaseWords.INTENDED + ","
             + " attempts = greatest(effectful_intents.attempts, excluded.attempts), retry_after_until = 0,"
             + " host = excluded.host, pid = excluded.pid, owner = excluded.owner, lease_until = excluded.lease_until,"
             + " claim = excluded.claim, updated_at = now()";
@@ -92,18 +94,18 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             + " result_stored = excluded.result_stored, message = excluded.message, updated_at = now(),"
             + " lease_until = CASE WHEN ? OR effectful_intents.owner IS DISTINCT FROM ? THEN effectful_intents.lease_until"
             + " ELSE NULL END";
-    private static final String ABANDON = "UPDATE effectful_intents SET phase = 'retryable', effect_applied = 'no',"
-            + " lease_until = NULL, message = ?, updated_at = now() WHERE intent_key = ? AND owner = ? AND attempts = ?"
-            + " AND phase = 'intended'";
+    private static final String ABANDON = "UPDATE effectful_intents SET phase = " + PhaseWords.RETRYABLE + ","
+            + " effect_applied = 'no', lease_until = NULL, message = ?, updated_at = now() WHERE intent_key = ?"
+            + " AND owner = ? AND attempts = ? AND phase = " + PhaseWords.INTENDED;
     /**
      * A claim this process gave up on (the store did not answer in time, so the call was refused,
      * effect no) that the store committed anyway: the row says what the local journal says, and
      * the next call of the intent, on any host, runs. Only that very claim, and only while nothing
      * came after it; sent after {@link PgConnections#fence}, so the late commit cannot follow it.
      */
-    private static final String WITHDRAW = "UPDATE effectful_intents SET phase = 'retryable', effect_applied = 'no',"
-            + " retry_after_until = 0, lease_until = NULL, message = ?, updated_at = now()"
-            + " WHERE intent_key = ? AND claim = ? AND phase = 'intended'";
+    private static final String WITHDRAW = "UPDATE effectful_intents SET phase = " + PhaseWords.RETRYABLE + ","
+            + " effect_applied = 'no', retry_after_until = 0, lease_until = NULL, message = ?, updated_at = now()"
+            + " WHERE intent_key = ? AND claim = ? AND phase = " + PhaseWords.INTENDED;
     private static final String RENEW = "UPDATE effectful_intents SET lease_until = now() + ? * interval '1 millisecond'"
             + " WHERE owner = ? AND lease_until IS NOT NULL AND intent_key = ANY (?)";
     private static final String EXPIRE = "DELETE FROM effectful_intents WHERE updated_at < now() - ? * interval"
@@ -525,8 +527,8 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
         }
         // the state this one record leads to, by the same transitions the local index uses
         IntentState s = StateTransitions.next(null, -1, r);
-        boolean refusedForGood = s.phase() == Phase.DENIED || s.phase() == Phase.EXPIRED;
-        boolean stored = (s.phase() == Phase.OK || s.phase() == Phase.RESOLVED_APPLIED) && r.result() != null
+        boolean refusedForGood = s.phase().verdict() != null && !s.phase().verdict().letsBodyRun();
+        boolean stored = s.phase().settledOk() && r.result() != null
                 || refusedForGood && r.note() != null;
         try (PreparedStatement ps = c.prepareStatement(WRITE_STATE)) {
             ps.setString(1, r.intentKey());

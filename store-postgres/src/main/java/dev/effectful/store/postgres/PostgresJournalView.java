@@ -1,5 +1,7 @@
 package dev.effectful.store.postgres;
 
+import dev.effectful.runtime.journal.Verdict;
+import dev.effectful.runtime.reentry.Phase;
 import dev.effectful.runtime.reentry.StoreUnavailableException;
 import dev.effectful.runtime.store.StoreView;
 
@@ -32,7 +34,7 @@ public final class PostgresJournalView implements StoreView {
     @Override
     public List<TaskLine> tasks() {
         return query("SELECT task, count(*), coalesce(sum(attempts), 0),"
-                + " count(*) FILTER (WHERE phase IN ('ok', 'resolved_applied')),"
+                + " count(*) FILTER (WHERE phase IN " + PhaseWords.SETTLED_OK + "),"
                 + " count(*) FILTER (WHERE phase IN " + PhaseWords.UNRESOLVED + "), max(updated_at)"
                 + " FROM effectful_intents GROUP BY task ORDER BY max(updated_at) DESC", null, rs -> new TaskLine(
                 rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5),
@@ -90,7 +92,7 @@ public final class PostgresJournalView implements StoreView {
                     + " WHERE intent_key = ? AND NOT coalesce(lease_until > now(), false)"
                     // only an intent still waiting for a person: of two verdicts at once the second finds it decided
                     + " AND phase IN " + PhaseWords.UNRESOLVED)) {
-                ps.setString(1, applied ? "resolved_applied" : "resolved_not_applied");
+                ps.setString(1, (applied ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED).word());
                 ps.setString(2, applied ? "yes" : "no");
                 ps.setString(3, resultJson);
                 ps.setBoolean(4, resultJson != null);
@@ -124,13 +126,14 @@ public final class PostgresJournalView implements StoreView {
     @Override
     public List<PendingApproval> approvals() {
         return query("SELECT intent_key, task, call, kind, host, retry_after_until FROM effectful_intents"
-                + " WHERE phase = 'awaiting_approval' ORDER BY retry_after_until", null, rs -> new PendingApproval(
+                + " WHERE phase = " + PhaseWords.AWAITING_APPROVAL + " ORDER BY retry_after_until", null, rs -> new PendingApproval(
                 rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
                 java.time.Instant.ofEpochMilli(rs.getLong(6))));
     }
 
     @Override
-    public Resolution approve(String intentKey, boolean approved, String by, String note) {
+    public Resolution approve(String intentKey, Verdict verdict, String by, String note) {
+        boolean approved = verdict.letsBodyRun();
         try {
             Connection c = borrow();
             boolean healthy = false;
@@ -140,8 +143,8 @@ public final class PostgresJournalView implements StoreView {
                 try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?,"
                         + " effect_applied = CASE WHEN ? THEN effect_applied ELSE 'no' END, result = ?, result_stored = ?,"
                         + " message = ?, approval_by = ?, retry_after_until = 0, updated_at = now()"
-                        + " WHERE intent_key = ? AND phase = 'awaiting_approval'")) {
-                    ps.setString(1, approved ? "approved" : "denied");
+                        + " WHERE intent_key = ? AND phase = " + PhaseWords.AWAITING_APPROVAL)) {
+                    ps.setString(1, Phase.after(verdict).word());
                     ps.setBoolean(2, approved);
                     ps.setString(3, approved ? null : note);
                     ps.setBoolean(4, !approved && note != null);

@@ -1,10 +1,10 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.config.EffectfulConfig;
 import dev.effectful.runtime.keys.FleetKeySource;
 import dev.effectful.runtime.reentry.IntentStore;
 import dev.effectful.runtime.reentry.LocalIntentIndex;
 import dev.effectful.runtime.store.IntentStoreProvider;
+import dev.effectful.runtime.store.StoreContext;
 import dev.effectful.runtime.store.StoreKeys;
 import dev.effectful.runtime.store.StoreSettings;
 import dev.effectful.runtime.store.StoreView;
@@ -36,22 +36,22 @@ public final class PostgresStoreProvider implements IntentStoreProvider {
     }
 
     @Override
-    public IntentStore open(EffectfulConfig config, LocalIntentIndex local) {
-        return PostgresIntentStore.open(settings(config.store()), config.retention(), local);
+    public IntentStore open(StoreContext context, LocalIntentIndex local) {
+        return PostgresIntentStore.open(settings(context.settings()), context.retention(), local);
     }
 
     @Override
-    public Optional<FleetKeySource> fleetKey(EffectfulConfig config) {
-        return Optional.of(new FleetKeyStore(settings(config.store())));
+    public Optional<FleetKeySource> fleetKey(StoreContext context) {
+        return Optional.of(new FleetKeyStore(settings(context.settings())));
     }
 
     @Override
-    public StoreView openView(EffectfulConfig.Store config) {
-        return PostgresJournalView.open(settings(config));
+    public StoreView openView(StoreSettings settings) {
+        return PostgresJournalView.open(settings(settings));
     }
 
-    private static PostgresSettings settings(EffectfulConfig.Store store) {
-        if (store.settings() instanceof PostgresSettings s) {
+    private static PostgresSettings settings(StoreSettings settings) {
+        if (settings instanceof PostgresSettings s) {
             return s;
         }
         throw new IllegalArgumentException("effectful.store=postgres needs " + PostgresSettings.URL);

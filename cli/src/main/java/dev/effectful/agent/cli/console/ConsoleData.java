@@ -1,5 +1,6 @@
 package dev.effectful.agent.cli.console;
 
+import dev.effectful.runtime.journal.Verdict;
 import java.util.Optional;
 
 /**
@@ -34,9 +35,10 @@ public interface ConsoleData extends AutoCloseable {
     /**
      * Approves or denies an intent waiting for approval, as {@code journal approve|deny} would.
      *
-     * @param person who decided: the name typed in the console (the CLI adds its OS user)
+     * @param verdict what the person decided: one a person gives ({@link Verdict#byPerson()})
+     * @param person  who decided: the name typed in the console (the CLI adds its OS user)
      */
-    Views.Done approve(String key, boolean approved, String note, String person);
+    Views.Done approve(String key, Verdict verdict, String note, String person);
 
     /** Stops reading; the console is going away. */
     @Override

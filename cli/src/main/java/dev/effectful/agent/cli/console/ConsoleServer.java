@@ -1,5 +1,6 @@
 package dev.effectful.agent.cli.console;
 
+import dev.effectful.runtime.journal.Verdict;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import gg.jte.ContentType;
@@ -33,6 +34,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * live updates over Server-Sent Events. It reads through {@link ConsoleData} and acts only through it.
  */
 public final class ConsoleServer implements AutoCloseable {
+
+    /**
+     * The console's action, which is also the CLI's command ({@code journal approve|deny}), that gives
+     * {@code verdict}; null for a verdict no person gives. Exhaustive on purpose: a verdict added to the
+     * journal does not compile here until the console and the CLI are given its word.
+     */
+    public static String action(Verdict verdict) {
+        return switch (verdict) {
+            case APPROVED -> "approve";
+            case DENIED -> "deny";
+            case EXPIRED -> null;
+        };
+    }
+
+    /** The verdict a console action gives ({@link #action}); null for an action that gives none. */
+    public static Verdict verdictOf(String action) {
+        for (Verdict v : Verdict.values()) {
+            if (action.equals(action(v))) {
+                return v;
+            }
+        }
+        return null;
+    }
 
     /** Scripts and styles only from this origin, no inline code, no framing, forms post only here. */
     static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';"
@@ -221,7 +245,7 @@ public final class ConsoleServer implements AutoCloseable {
             return;
         }
         String action = path.startsWith("/intent/") ? path.substring(path.lastIndexOf('/') + 1) : "";
-        if (!List.of("resolve", "approve", "deny").contains(action)) {
+        if (!action.equals("resolve") && verdictOf(action) == null) {
             text(ex, 404, "no such action");
             return;
         }
@@ -248,7 +272,7 @@ public final class ConsoleServer implements AutoCloseable {
             d = data.resolve(key, applied.equals("yes"), note, result.isEmpty() ? null : result,
                     person + " (OS user " + osUser + ", console)");
         } else {
-            d = data.approve(key, action.equals("approve"), note, person + " (console)");
+            d = data.approve(key, verdictOf(action), note, person + " (console)");
         }
         page(ex, d.ok() ? 200 : 409, "done", answerFrame(d.heading(), s), "done", d);
     }

@@ -1,7 +1,8 @@
-package dev.effectful.runtime.json;
+package dev.effectful.runtime.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.effectful.runtime.json.CanonicalJson;
 import dev.effectful.runtime.log.AgentLog;
 import dev.effectful.runtime.log.LogSink;
 import dev.effectful.runtime.log.StderrSink;

@@ -1,8 +1,10 @@
-package dev.effectful.runtime.json;
+package dev.effectful.runtime.keys;
 
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import dev.effectful.runtime.json.CanonicalJson;
+import dev.effectful.runtime.json.JsonText;
 import dev.effectful.runtime.log.AgentLog;
 
 import java.lang.reflect.Array;

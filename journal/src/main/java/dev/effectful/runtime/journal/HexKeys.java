@@ -1,10 +1,14 @@
-package dev.effectful.runtime.keys;
+package dev.effectful.runtime.journal;
 
 /**
- * Intent keys as the 128 bits they spell. Every key {@link IntentKeys} derives is 32 lower-case hex
- * digits: the journal stores those bits (17 bytes on the wire instead of 34) and the intent index
- * keeps them as two longs; both turn them back into exactly the same text, so everything above sees
- * the hex key. Any other key text (none of ours) is neither and stays text.
+ * Intent keys as the 128 bits they spell. Every key the engine derives ({@code keys.IntentKeys}) is 32
+ * lower-case hex digits: the journal stores those bits (17 bytes on the wire instead of 34) and the
+ * intent index keeps them as two longs; both turn them back into exactly the same text, so everything
+ * above sees the hex key. Any other key text (none of ours) is neither and stays text.
+ *
+ * <p>It lives beside the codec rather than in {@code keys/}: the record format and the index both
+ * depend on it, while deriving keys depends on the journal, so keeping it here lets the packages
+ * import one way only.
  */
 public final class HexKeys {
 
