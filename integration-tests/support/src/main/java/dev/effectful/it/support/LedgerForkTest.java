@@ -1,30 +1,16 @@
 package dev.effectful.it.support;
 
 import dev.effectful.agent.e2e.EffectLedger;
-import dev.effectful.agent.e2e.ForkedApp;
-import dev.effectful.agent.e2e.Jdk;
-import dev.effectful.agent.e2e.JournalContents;
-import dev.effectful.runtime.journal.JournalRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
 
 /**
- * The frame of a framework test: a loopback {@link EffectLedger} per test that counts the effects
- * (so no test passes on the agent's word alone), and the framework's application forked with the
- * agent, wired to that ledger, a journal and a home of its own under the test's temporary directory.
+ * A {@link ForkedAppTest} whose tools' effects land in an {@link EffectLedger} (one per test), which
+ * counts them per verb and key and answers probes.
  */
-public abstract class LedgerForkTest {
+public abstract class LedgerForkTest extends ForkedAppTest {
 
-    /** The test's directory: the journal, the forked JVMs' logs and their {@code HOME}. */
-    @TempDir
-    protected Path tmp;
-
-    /** The service the tools' effects land in; it outlives a kill -9 of the application. */
+    /** The service the tools' effects land in. */
     protected EffectLedger ledger;
 
     @BeforeEach
@@ -37,19 +23,8 @@ public abstract class LedgerForkTest {
         ledger.close();
     }
 
-    /**
-     * {@code main} in a forked JVM of this JDK with the agent: the ledger's URL as {@code ledger}, the
-     * journal in {@code tmp/journal}, {@code HOME} in {@code tmp/home} (so nothing of the user's leaks in).
-     */
-    protected final ForkedApp forked(Class<?> main, String... args) {
-        return ForkedApp.jdk(Jdk.current()).main(main, args)
-                .sysprop("ledger", ledger.url())
-                .sysprop("effectful.journal.dir", tmp.resolve("journal"))
-                .env("HOME", tmp.resolve("home").toString());
-    }
-
-    /** The journal's records of calls of {@code call}. */
-    protected final List<JournalRecord> journaled(String call) throws IOException {
-        return JournalContents.of(tmp.resolve("journal")).forCall(call);
+    @Override
+    protected final String ledgerUrl() {
+        return ledger.url();
     }
 }
