@@ -36,6 +36,16 @@ public abstract class FrameworkTaskScenario extends LedgerForkTest {
     /** The framework's application, its run in the task the framework names {@code task}. */
     protected abstract ForkedApp app(String task);
 
+    /** The application the kill -9 scenario kills; {@link #app} unless it has a mode for it. */
+    protected ForkedApp appToKill(String task) {
+        return app(task);
+    }
+
+    /** The application the kill -9 scenario restarts; {@link #app} unless it has a mode for it. */
+    protected ForkedApp appAfterKill(String task) {
+        return app(task);
+    }
+
     /**
      * Runs the application once: the first charge loses its answer, the model retries it rephrased.
      * Asserts the one charge the service applied and the answer; returns the application's results.
@@ -61,12 +71,12 @@ public abstract class FrameworkTaskScenario extends LedgerForkTest {
      * task, with the model wording it otherwise, probes and finds the charge: no body runs again.
      */
     protected final void assertAKillNineThenTheSameTaskProbes(String task) throws Exception {
-        ForkedApp first = app(task).sysprop("lose.ms", 60_000).start(tmp.resolve("logs"));
+        ForkedApp first = appToKill(task).sysprop("lose.ms", 60_000).start(tmp.resolve("logs"));
         // the service has applied the charge; its answer never comes: the process dies before it knows
         await().atMost(Duration.ofSeconds(90)).until(() -> ledger.effects("charge", "o-7") == 1);
         first.kill9();
 
-        ForkedApp second = app(task).sysprop("phrasing", 2).run(tmp.resolve("logs"), RUN_LIMIT);
+        ForkedApp second = appAfterKill(task).sysprop("phrasing", 2).run(tmp.resolve("logs"), RUN_LIMIT);
         Map<String, String> r = second.results();
         assertThat(ledger.effects("charge", "o-7")).as("charges the service applied").isEqualTo(1);
         assertThat(r.get("charge_bodies")).as("no body ran after the restart").isEmpty();
