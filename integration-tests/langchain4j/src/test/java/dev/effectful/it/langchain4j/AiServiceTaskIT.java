@@ -5,7 +5,6 @@ import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.it.langchain4j.app.AssistantApp;
 import dev.effectful.it.support.FrameworkTaskScenario;
 import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -32,9 +31,7 @@ class AiServiceTaskIT extends FrameworkTaskScenario {
         assertThat(r.get("lookups")).startsWith("conv-1@").doesNotContain("@main");
         assertThat(r.get("task_after")).as("the invocation's task closes with it").isEqualTo("none");
 
-        List<JournalRecord> charges = journaled(CHARGE);
-        assertThat(charges).extracting(JournalRecord::task).containsOnly("conv-1");
-        assertOneIntentAndAFoundProbe(charges);
+        assertJournaledInTheTask("conv-1");
 
         CliRun tasks = CliRun.journal(tmp.resolve("journal"), "tasks");
         assertThat(tasks.exitCode()).as(tasks.toString()).isZero();

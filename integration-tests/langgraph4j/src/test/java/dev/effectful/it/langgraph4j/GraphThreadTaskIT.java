@@ -3,10 +3,8 @@ package dev.effectful.it.langgraph4j;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.it.langgraph4j.app.GraphShopApp;
 import dev.effectful.it.support.FrameworkTaskScenario;
-import dev.effectful.runtime.journal.JournalRecord;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,9 +25,7 @@ class GraphThreadTaskIT extends FrameworkTaskScenario {
                 .startsWith("thread-1@").doesNotContain(",");
         assertThat(r.get("task_after")).as("the task closes with the run").isEqualTo("none");
 
-        List<JournalRecord> charges = journaled(CHARGE);
-        assertThat(charges).extracting(JournalRecord::task).containsOnly("thread-1");
-        assertOneIntentAndAFoundProbe(charges);
+        assertJournaledInTheTask("thread-1");
     }
 
     @Test

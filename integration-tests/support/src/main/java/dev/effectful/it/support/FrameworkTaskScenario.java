@@ -5,6 +5,7 @@ import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.RecordType;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +68,17 @@ public abstract class FrameworkTaskScenario extends LedgerForkTest {
     }
 
     /**
+     * The charge's journal, all of it in {@code task}: one intent and a found probe. Returns its records
+     * for what a framework asserts beside (the actor).
+     */
+    protected final List<JournalRecord> assertJournaledInTheTask(String task) throws IOException {
+        List<JournalRecord> charges = journaled(CHARGE);
+        assertThat(charges).extracting(JournalRecord::task).containsOnly(task);
+        assertOneIntentAndAFoundProbe(charges);
+        return charges;
+    }
+
+    /**
      * The charge is applied and the process killed before it knows; the restarted process, in the same
      * task, with the model wording it otherwise, probes and finds the charge: no body runs again.
      */
@@ -82,8 +94,6 @@ public abstract class FrameworkTaskScenario extends LedgerForkTest {
         assertThat(r.get("charge_bodies")).as("no body ran after the restart").isEmpty();
         assertThat(r.get("answer")).isEqualTo(PAID);
 
-        List<JournalRecord> charges = journaled(CHARGE);
-        assertThat(charges).extracting(JournalRecord::task).containsOnly(task);
-        assertOneIntentAndAFoundProbe(charges);
+        assertJournaledInTheTask(task);
     }
 }
