@@ -1,25 +1,15 @@
 package dev.effectful.it.koog;
 
-import dev.effectful.agent.e2e.EffectLedger;
 import dev.effectful.agent.e2e.ForkedApp;
-import dev.effectful.agent.e2e.Jdk;
-import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.it.koog.app.KoogShopApp;
+import dev.effectful.it.support.FrameworkTaskScenario;
 import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.RecordType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * JetBrains Koog with the agent as its only flag and no {@code Task.open}: every tool call of an
@@ -28,66 +18,29 @@ import static org.awaitility.Awaitility.await;
  * whose answer was lost is probed, never run again: within one run without a session id, and after a
  * kill -9 on the same session id. The loopback ledger counts the charges.
  */
-class KoogRunTaskIT {
-
-    @TempDir
-    Path tmp;
-
-    private EffectLedger ledger;
-
-    @BeforeEach
-    void startLedger() throws Exception {
-        ledger = new EffectLedger();
-    }
-
-    @AfterEach
-    void stopLedger() {
-        ledger.close();
-    }
+class KoogRunTaskIT extends FrameworkTaskScenario {
 
     @Test
     void withoutASessionIdTheRunIsATaskOfItsOwnThatCatchesTheRephrasedRetry() throws Exception {
-        ForkedApp app = shop("-").run(tmp.resolve("logs"), Duration.ofSeconds(120));
-        Map<String, String> r = app.results();
-
-        assertThat(ledger.effects("charge", "o-7")).as("charges the service applied").isEqualTo(1);
-        assertThat(r.get("answer")).isEqualTo("charge o-7: done:charge:o-7");
+        Map<String, String> r = runWithRephrasedRetry("-");
         assertThat(r.get("task_after")).as("the task closes with the tool call").isEqualTo("none");
 
-        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
+        List<JournalRecord> charges = journaled(CHARGE);
         String runTask = charges.get(0).task();
         assertThat(charges).extracting(JournalRecord::task).as("Koog's run id, the same for both calls").containsOnly(runTask);
         assertThat(r.get("charge_bodies")).as("one body ran, in the run's task").isEqualTo(r.get("charge_bodies").split(",")[0])
                 .startsWith(runTask + "@");
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.INTENT).hasSize(1);
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.PROBE).extracting(JournalRecord::probe)
-                .containsExactly(ProbeResult.FOUND);
+        assertOneIntentAndAFoundProbe(charges);
     }
 
     @Test
     void afterAKillNineTheSameSessionIdProbesInsteadOfChargingAgain() throws Exception {
-        ForkedApp first = shop("koog-2").sysprop("lose.ms", 60_000).start(tmp.resolve("logs"));
-        // the service has applied the charge; its answer never comes: the process dies before it knows
-        await().atMost(Duration.ofSeconds(90)).until(() -> ledger.effects("charge", "o-7") == 1);
-        first.kill9();
-
-        ForkedApp second = shop("koog-2").sysprop("phrasing", 2).run(tmp.resolve("logs"), Duration.ofSeconds(120));
-        Map<String, String> r = second.results();
-        assertThat(ledger.effects("charge", "o-7")).as("charges the service applied").isEqualTo(1);
-        assertThat(r.get("charge_bodies")).as("no body ran after the restart").isEmpty();
-        assertThat(r.get("answer")).isEqualTo("charge o-7: done:charge:o-7");
-
-        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
-        assertThat(charges).extracting(JournalRecord::task).containsOnly("koog-2");
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.INTENT).hasSize(1);
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.PROBE).extracting(JournalRecord::probe)
-                .containsExactly(ProbeResult.FOUND);
+        assertAKillNineThenTheSameTaskProbes("koog-2");
     }
 
-    private ForkedApp shop(String session) {
-        return ForkedApp.jdk(Jdk.current()).main(KoogShopApp.class, session)
-                .sysprop("ledger", ledger.url())
-                .sysprop("effectful.journal.dir", tmp.resolve("journal"))
-                .env("HOME", tmp.resolve("home").toString());
+    /** {@code -} runs without a session id: Koog makes the run's id up. */
+    @Override
+    protected ForkedApp app(String session) {
+        return forked(KoogShopApp.class, session);
     }
 }

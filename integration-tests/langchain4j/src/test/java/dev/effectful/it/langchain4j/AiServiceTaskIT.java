@@ -1,20 +1,12 @@
 package dev.effectful.it.langchain4j;
 
 import dev.effectful.agent.e2e.CliRun;
-import dev.effectful.agent.e2e.EffectLedger;
 import dev.effectful.agent.e2e.ForkedApp;
-import dev.effectful.agent.e2e.Jdk;
-import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.it.langchain4j.app.AssistantApp;
+import dev.effectful.it.support.FrameworkTaskScenario;
 import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.RecordType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +14,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 18, LangChain4j: an application on AiServices with the agent as its only flag and no
@@ -30,41 +21,17 @@ import static org.awaitility.Awaitility.await;
  * knows (the {@code @MemoryId}, the {@code @UserName}), so the scripted model's rephrased retry of a
  * charge whose answer was lost is probed, never run again. The loopback ledger counts the charges.
  */
-class AiServiceTaskIT {
-
-    @TempDir
-    Path tmp;
-
-    private EffectLedger ledger;
-
-    @BeforeEach
-    void startLedger() throws Exception {
-        ledger = new EffectLedger();
-    }
-
-    @AfterEach
-    void stopLedger() {
-        ledger.close();
-    }
+class AiServiceTaskIT extends FrameworkTaskScenario {
 
     @Test
     void theMemoryIdIsTheTaskSoARephrasedRetryIsProbedNotRepeated() throws Exception {
-        ForkedApp app = assistant("memory", "conv-1").run(tmp.resolve("logs"), Duration.ofSeconds(120));
-        Map<String, String> r = app.results();
-
-        assertThat(ledger.effects("charge", "o-7")).as("charges the service applied").isEqualTo(1);
-        assertThat(r.get("answer")).isEqualTo("charge o-7: done:charge:o-7");
+        Map<String, String> r = runWithRephrasedRetry("conv-1");
         // the first charge ran on LangChain4j's tool executor (two tool calls in one turn), in the conversation's task
         assertThat(r.get("charge_bodies")).startsWith("conv-1@").doesNotContain(",").doesNotContain("@main");
         assertThat(r.get("lookups")).startsWith("conv-1@").doesNotContain("@main");
         assertThat(r.get("task_after")).as("the invocation's task closes with it").isEqualTo("none");
 
-        JournalContents journal = JournalContents.of(tmp.resolve("journal"));
-        List<JournalRecord> charges = journal.forCall("charge_card");
-        assertThat(charges).extracting(JournalRecord::task).containsOnly("conv-1");
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.INTENT).hasSize(1);
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.PROBE).extracting(JournalRecord::probe)
-                .containsExactly(ProbeResult.FOUND);
+        assertJournaledInTheTask("conv-1");
 
         CliRun tasks = CliRun.journal(tmp.resolve("journal"), "tasks");
         assertThat(tasks.exitCode()).as(tasks.toString()).isZero();
@@ -73,23 +40,7 @@ class AiServiceTaskIT {
 
     @Test
     void afterAKillNineTheRestartedConversationProbesInsteadOfChargingAgain() throws Exception {
-        ForkedApp first = assistant("crash", "conv-2").sysprop("lose.ms", 60_000).start(tmp.resolve("logs"));
-        // the service has applied the charge; its answer never comes: the process dies before it knows
-        await().atMost(Duration.ofSeconds(90)).until(() -> ledger.effects("charge", "o-7") == 1);
-        first.kill9();
-
-        ForkedApp second = assistant("resume", "conv-2").sysprop("phrasing", 2)
-                .run(tmp.resolve("logs"), Duration.ofSeconds(120));
-        Map<String, String> r = second.results();
-        assertThat(ledger.effects("charge", "o-7")).as("charges the service applied").isEqualTo(1);
-        assertThat(r.get("charge_bodies")).as("no body ran after the restart").isEmpty();
-        assertThat(r.get("answer")).isEqualTo("charge o-7: done:charge:o-7");
-
-        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
-        assertThat(charges).extracting(JournalRecord::task).containsOnly("conv-2");
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.INTENT).hasSize(1);
-        assertThat(charges).filteredOn(c -> c.type() == RecordType.PROBE).extracting(JournalRecord::probe)
-                .containsExactly(ProbeResult.FOUND);
+        assertAKillNineThenTheSameTaskProbes("conv-2");
     }
 
     @Test
@@ -97,7 +48,7 @@ class AiServiceTaskIT {
         ForkedApp app = assistant("nomemory", null).run(tmp.resolve("logs"), Duration.ofSeconds(120));
         Map<String, String> r = app.results();
 
-        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
+        List<JournalRecord> charges = journaled(CHARGE);
         Set<String> tasks = charges.stream().map(JournalRecord::task).collect(Collectors.toSet());
         assertThat(tasks).hasSize(2).allSatisfy(t -> assertThat(t).startsWith("langchain4j-"));
         // the same charge asked in two invocations is two acts (no conversation ties them together)...
@@ -106,9 +57,7 @@ class AiServiceTaskIT {
         // ...but inside each, the rephrased retry of the lost answer was probed, not run
         for (String task : tasks) {
             List<JournalRecord> mine = charges.stream().filter(c -> c.task().equals(task)).toList();
-            assertThat(mine).filteredOn(c -> c.type() == RecordType.INTENT).hasSize(1);
-            assertThat(mine).filteredOn(c -> c.type() == RecordType.PROBE).extracting(JournalRecord::probe)
-                    .containsExactly(ProbeResult.FOUND);
+            assertOneIntentAndAFoundProbe(mine);
         }
         assertThat(r.get("answer1")).isEqualTo("charge o-9: done:charge:o-9");
         assertThat(r.get("answer2")).isEqualTo("charge o-9: done:charge:o-9");
@@ -118,7 +67,7 @@ class AiServiceTaskIT {
     void anExplicitTaskOpenAroundTheCallWins() throws Exception {
         ForkedApp app = assistant("explicit", "conv-4").run(tmp.resolve("logs"), Duration.ofSeconds(120));
 
-        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
+        List<JournalRecord> charges = journaled(CHARGE);
         assertThat(charges).isNotEmpty().extracting(JournalRecord::task).containsOnly("order-77");
         assertThat(charges).extracting(JournalRecord::actor).containsOnly("ops");
         assertThat(ledger.effects("charge", "o-4")).isEqualTo(1);
@@ -129,7 +78,7 @@ class AiServiceTaskIT {
     void theUserNameIsTheActor() throws Exception {
         ForkedApp app = assistant("user", "conv-5").run(tmp.resolve("logs"), Duration.ofSeconds(120));
 
-        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
+        List<JournalRecord> charges = journaled(CHARGE);
         assertThat(charges).isNotEmpty().extracting(JournalRecord::task).containsOnly("conv-5");
         assertThat(charges).extracting(JournalRecord::actor).containsOnly("ada");
         assertThat(ledger.effects("charge", "o-5")).isEqualTo(1);
@@ -148,15 +97,31 @@ class AiServiceTaskIT {
 
         assertThat(r.get("charge_bodies").split(",")).hasSize(2).allSatisfy(b -> assertThat(b).startsWith("none@"));
         assertThat(ledger.effects("charge", "o-6")).as("each call its own implicit task: not deduplicated").isEqualTo(2);
-        List<JournalRecord> charges = JournalContents.of(tmp.resolve("journal")).forCall("charge_card");
+        List<JournalRecord> charges = journaled(CHARGE);
         assertThat(charges).isNotEmpty().noneMatch(c -> "conv-6".equals(c.task()));
     }
 
+    /**
+     * The scenario's runs: the {@code @MemoryId} is the conversation; the model asks for a lookup beside
+     * the charge, so both tool calls run on LangChain4j's executor.
+     */
+    @Override
+    protected ForkedApp app(String conversation) {
+        return assistant("memory", conversation);
+    }
+
+    /** Across a kill -9, the plain sequential tool loop: the restart's question is only where the task comes from. */
+    @Override
+    protected ForkedApp appToKill(String conversation) {
+        return assistant("crash", conversation);
+    }
+
+    @Override
+    protected ForkedApp appAfterKill(String conversation) {
+        return assistant("resume", conversation);
+    }
+
     private ForkedApp assistant(String mode, String conversation) {
-        ForkedApp app = conversation == null ? ForkedApp.jdk(Jdk.current()).main(AssistantApp.class, mode)
-                : ForkedApp.jdk(Jdk.current()).main(AssistantApp.class, mode, conversation);
-        return app.sysprop("ledger", ledger.url())
-                .sysprop("effectful.journal.dir", tmp.resolve("journal"))
-                .env("HOME", tmp.resolve("home").toString());
+        return conversation == null ? forked(AssistantApp.class, mode) : forked(AssistantApp.class, mode, conversation);
     }
 }

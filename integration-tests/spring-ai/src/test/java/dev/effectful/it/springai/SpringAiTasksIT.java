@@ -1,20 +1,15 @@
 package dev.effectful.it.springai;
 
-import dev.effectful.agent.e2e.EffectLedger;
 import dev.effectful.agent.e2e.ForkedApp;
-import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.it.springai.app.SpringAiApp;
+import dev.effectful.it.support.LedgerForkTest;
 import dev.effectful.runtime.journal.JournalRecord;
 import dev.effectful.runtime.journal.OutcomeWord;
 import dev.effectful.runtime.journal.ProbeResult;
 import dev.effectful.runtime.journal.RecordType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,28 +25,10 @@ import static org.awaitility.Awaitility.await;
  * 2.0.1 by default; {@code -Dit.spring-ai.version=1.1.2} runs the same tests on 1.1.2 (the agent's
  * advice is compiled against 2.0.1 either way).
  */
-class SpringAiTasksIT {
-
-    @TempDir
-    Path tmp;
-
-    private EffectLedger ledger;
-
-    @BeforeEach
-    void startLedger() throws Exception {
-        ledger = new EffectLedger();
-    }
-
-    @AfterEach
-    void stopLedger() {
-        ledger.close();
-    }
+class SpringAiTasksIT extends LedgerForkTest {
 
     private ForkedApp app(String... args) {
-        return ForkedApp.jdk(Jdk.current()).main(SpringAiApp.class, args)
-                .sysprop("effectful.journal.dir", tmp.resolve("journal"))
-                .sysprop("ledger", ledger.url())
-                .env("HOME", tmp.resolve("home").toString());
+        return forked(SpringAiApp.class, args);
     }
 
     private List<JournalRecord> sends(RecordType type) throws Exception {

@@ -13,6 +13,9 @@ import com.anthropic.models.beta.messages.BetaToolResultBlockParam;
 import com.anthropic.models.beta.messages.BetaToolUseBlock;
 import com.anthropic.models.beta.messages.MessageCreateParams;
 import dev.effectful.Task;
+import dev.effectful.it.support.AnthropicMessagesWire;
+import dev.effectful.it.support.KeyedCharge;
+import dev.effectful.it.support.ScriptedModel;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +42,8 @@ public final class ClaudeApp {
 
     public static void main(String[] args) throws Exception {
         String mode = args[0];
-        try (ScriptedClaude model = new ScriptedClaude(mode.equals("async"))) {
+        AnthropicMessagesWire wire = new AnthropicMessagesWire(mode.equals("async"));
+        try (ScriptedModel model = new ScriptedModel(wire)) {
             MessageCreateParams params = MessageCreateParams.builder().model("claude-sonnet-4-5").maxTokens(1024)
                     .addTool(ChargeCard.class)
                     .metadata(BetaMetadata.builder().userId("ada").build())
@@ -59,18 +63,18 @@ public final class ClaudeApp {
                     try (Task task = Task.open("order-o-9", "ada", Duration.ofMinutes(1))) {
                         answer = turn(client, params).get(60, TimeUnit.SECONDS);
                     }
-                    System.out.println("RESULT rate_limited " + model.rateLimited.get());
+                    System.out.println("RESULT rate_limited " + wire.rateLimited());
                 }
                 default -> throw new IllegalArgumentException(mode);
             }
             System.out.println("RESULT answer " + answer);
         }
-        System.out.println("RESULT bodies " + String.join(",", ChargeCard.BODIES));
+        System.out.println("RESULT bodies " + String.join(",", KeyedCharge.BODIES));
         System.out.println("RESULT task_after " + Task.current().map(Task::id).orElse("none"));
         System.exit(0);
     }
 
-    private static String runLoop(ScriptedClaude model, MessageCreateParams params) {
+    private static String runLoop(ScriptedModel model, MessageCreateParams params) {
         AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(model.url()).apiKey("sk-test").build();
         BetaToolRunner runner = client.beta().messages().toolRunner(params);
         String last = "";

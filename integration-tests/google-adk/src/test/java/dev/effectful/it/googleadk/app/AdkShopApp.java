@@ -10,6 +10,8 @@ import com.google.genai.types.Content;
 import com.google.genai.types.HttpOptions;
 import com.google.genai.types.Part;
 import dev.effectful.Task;
+import dev.effectful.it.support.GeminiWire;
+import dev.effectful.it.support.ScriptedModel;
 
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +33,7 @@ public final class AdkShopApp {
         String session = args[0];
         String user = args[1];
         ShopTools tools = new ShopTools(Duration.ofMillis(Long.getLong("lose.ms", 1500)));
-        try (ScriptedGemini gemini = new ScriptedGemini(Integer.getInteger("phrasing", 0))) {
+        try (ScriptedModel gemini = new ScriptedModel(new GeminiWire(Integer.getInteger("phrasing", 0)))) {
             Client client = Client.builder().apiKey("scripted")
                     .httpOptions(HttpOptions.builder().baseUrl(gemini.url()).build()).build();
             LlmAgent agent = LlmAgent.builder().name("shop")
@@ -47,7 +49,7 @@ public final class AdkShopApp {
             String answer = events.stream().filter(Event::finalResponse).reduce((a, b) -> b)
                     .flatMap(Event::content).map(Content::text).orElse("(no final answer)");
             System.out.println("RESULT answer " + answer);
-            System.out.println("RESULT model_requests " + gemini.requests.get());
+            System.out.println("RESULT model_requests " + gemini.requests());
         }
         System.out.println("RESULT charge_bodies " + String.join(",", tools.charges.bodies()));
         System.out.println("RESULT task_after " + Task.current().map(Task::id).orElse("none"));

@@ -9,6 +9,8 @@ import ai.koog.prompt.executor.clients.openai.OpenAILLMClient;
 import ai.koog.prompt.executor.clients.openai.OpenAIModels;
 import ai.koog.prompt.executor.llms.SingleLLMPromptExecutor;
 import dev.effectful.Task;
+import dev.effectful.it.support.OpenAiChatWire;
+import dev.effectful.it.support.ScriptedModel;
 
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +32,8 @@ public final class KoogShopApp {
     public static void main(String[] args) throws Exception {
         String session = args[0].equals("-") ? null : args[0];
         ShopTools tools = new ShopTools(Duration.ofMillis(Long.getLong("lose.ms", 1500)));
-        try (ScriptedOpenAi openAi = new ScriptedOpenAi(Integer.getInteger("phrasing", 0))) {
+        // Koog adds v1/... itself (the paths below), so the base URL is the bare address
+        try (ScriptedModel openAi = new ScriptedModel(new OpenAiChatWire(Integer.getInteger("phrasing", 0), ""))) {
             OpenAIClientSettings settings = new OpenAIClientSettings(openAi.url(), new ConnectionTimeoutConfig(),
                     "v1/chat/completions", "v1/responses", "v1/embeddings", "v1/moderations", "v1/models");
             AIAgent<String, String> agent = AIAgent.builder()

@@ -1,6 +1,8 @@
 package dev.effectful.it.langgraph4j.app;
 
 import dev.effectful.Task;
+import dev.effectful.it.support.OpenAiChatWire;
+import dev.effectful.it.support.ScriptedModel;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import org.bsc.langgraph4j.CompiledGraph;
@@ -26,7 +28,8 @@ public final class GraphShopApp {
     public static void main(String[] args) throws Exception {
         String thread = args[0];
         ShopTools tools = new ShopTools(Duration.ofMillis(Long.getLong("lose.ms", 1500)));
-        try (ScriptedOpenAi openAi = new ScriptedOpenAi(Integer.getInteger("phrasing", 0))) {
+        // LangChain4j's client appends chat/completions to the base URL, so the base ends in /v1
+        try (ScriptedModel openAi = new ScriptedModel(new OpenAiChatWire(Integer.getInteger("phrasing", 0), "/v1"))) {
             OpenAiChatModel model = OpenAiChatModel.builder().baseUrl(openAi.url()).apiKey("scripted")
                     .modelName("gpt-4o-mini").timeout(Duration.ofSeconds(30)).build();
             CompiledGraph<AgentExecutor.State> graph = AgentExecutor.builder()

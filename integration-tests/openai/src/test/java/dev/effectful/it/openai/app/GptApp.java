@@ -10,6 +10,9 @@ import com.openai.models.responses.ResponseFunctionToolCall;
 import com.openai.models.responses.ResponseInputItem;
 import com.openai.models.responses.ResponseOutputItem;
 import dev.effectful.Task;
+import dev.effectful.it.support.OpenAiResponsesWire;
+import dev.effectful.it.support.KeyedCharge;
+import dev.effectful.it.support.ScriptedModel;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +35,8 @@ public final class GptApp {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         String conversation = args[1];
-        try (ScriptedGpt model = new ScriptedGpt(mode.equals("async"))) {
+        OpenAiResponsesWire wire = new OpenAiResponsesWire(mode.equals("async"));
+        try (ScriptedModel model = new ScriptedModel(wire)) {
             ResponseCreateParams params = ResponseCreateParams.builder().model("gpt-4.1")
                     .conversation(conversation)                 // the server keeps the history
                     .addTool(ChargeCard.class)
@@ -52,13 +56,13 @@ public final class GptApp {
                     try (Task task = Task.open(conversation, "ada", Duration.ofMinutes(1))) {
                         answer = turn(client, params).get(60, TimeUnit.SECONDS);
                     }
-                    System.out.println("RESULT rate_limited " + model.rateLimited.get());
+                    System.out.println("RESULT rate_limited " + wire.rateLimited());
                 }
                 default -> throw new IllegalArgumentException(mode);
             }
             System.out.println("RESULT answer " + answer);
         }
-        System.out.println("RESULT bodies " + String.join(",", ChargeCard.BODIES));
+        System.out.println("RESULT bodies " + String.join(",", KeyedCharge.BODIES));
         System.out.println("RESULT task_after " + Task.current().map(Task::id).orElse("none"));
         System.exit(0);
     }

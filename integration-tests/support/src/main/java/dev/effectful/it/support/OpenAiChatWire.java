@@ -1,73 +1,47 @@
-package dev.effectful.it.koog.app;
+package dev.effectful.it.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import static dev.effectful.it.support.ScriptedModel.JSON;
 
 /**
- * OpenAI's chat completions on loopback, played offline with the habit that makes real models
- * dangerous: a charge whose answer failed is issued again at once, same order, the amount worded
- * differently. It reads only the messages it is sent (since the last user message), so it behaves the
- * same for a restarted process.
+ * OpenAI's chat completions ({@code POST .../chat/completions}), scripted as a {@link RephrasedRetry}:
+ * it reads only the messages it is sent since the last user message. The tool it calls is the request's
+ * first tool ({@code charge_card} when none is sent). Tool results are read both as {@code tool}
+ * messages and as the user message whose JSON text carries {@code tool_result}, which is how Koog
+ * sends them.
  */
-public final class ScriptedOpenAi implements AutoCloseable {
+public final class OpenAiChatWire implements WireFormat {
 
-    private static final String[] AMOUNTS = {"89 dollars", "$89.00", "8900 cents", "USD 89.00", "eighty-nine dollars"};
-    private static final Pattern ORDER = Pattern.compile("o-\\d+");
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private final HttpServer server;
-    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "scripted-openai");
-        t.setDaemon(true);
-        return t;
-    });
-    private final int phrasing;
+    private final RephrasedRetry script;
+    private final String basePath;
     private final AtomicInteger callSeq = new AtomicInteger();
 
-    /** @param phrasing the first wording used (a restarted model words it differently) */
-    public ScriptedOpenAi(int phrasing) throws IOException {
-        this.phrasing = phrasing;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(pool);
-        server.createContext("/", this::handle);
-        server.start();
+    /**
+     * @param phrasing the first wording used (a restarted model words it differently)
+     * @param basePath what the client wants after the address ({@code ""} when it adds {@code v1/} itself)
+     */
+    public OpenAiChatWire(int phrasing, String basePath) {
+        this.script = new RephrasedRetry(phrasing);
+        this.basePath = basePath;
     }
 
-    /** The base URL to give the OpenAI client (it adds {@code v1/chat/completions}). */
-    public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+    @Override
+    public String basePath() {
+        return basePath;
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            JsonNode request = JSON.readTree(exchange.getRequestBody());
-            byte[] answer = JSON.writeValueAsBytes(reply(request));
-            if (Boolean.getBoolean("scripted.debug")) {
-                System.err.println("REQ " + exchange.getRequestURI() + " " + request + "\nANS " + new String(answer));
-            }
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, answer.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(answer);
-            }
-        }
+    @Override
+    public Reply answer(String path, JsonNode request) throws IOException {
+        return Reply.ok(JSON.writeValueAsBytes(reply(request)));
     }
 
     private ObjectNode reply(JsonNode request) {
@@ -78,8 +52,8 @@ public final class ScriptedOpenAi implements AutoCloseable {
         for (int i = 0; i < messages.size(); i++) {
             if ("user".equals(messages.get(i).path("role").asText()) && toolResult(messages.get(i)) == null) {
                 lastUser = i;
-                Matcher m = ORDER.matcher(messages.get(i).path("content").toString());
-                order = m.find() ? m.group() : "o-0";
+                String found = RephrasedRetry.order(messages.get(i).path("content").toString());
+                order = found != null ? found : "o-0";
             }
         }
         Map<String, String> toolOfCall = new HashMap<>();
@@ -100,7 +74,7 @@ public final class ScriptedOpenAi implements AutoCloseable {
             return toolCall(tool, order, 0);
         }
         String last = charges.get(charges.size() - 1);
-        if (!last.startsWith("done:") && charges.size() < 3) {
+        if (!last.startsWith("done:") && charges.size() < RephrasedRetry.MAX_CHARGES) {
             return toolCall(tool, order, charges.size());
         }
         ObjectNode root = completion("stop");
@@ -137,8 +111,7 @@ public final class ScriptedOpenAi implements AutoCloseable {
         message.putNull("content");
         ObjectNode call = message.putArray("tool_calls").addObject();
         call.put("id", "call_" + callSeq.incrementAndGet()).put("type", "function");
-        String args = JSON.createObjectNode().put("orderId", order)
-                .put("amount", AMOUNTS[(phrasing + retry) % AMOUNTS.length]).toString();
+        String args = JSON.createObjectNode().put("orderId", order).put("amount", script.amount(retry)).toString();
         call.putObject("function").put("name", tool).put("arguments", args);
         return root;
     }
@@ -151,11 +124,5 @@ public final class ScriptedOpenAi implements AutoCloseable {
         choice.putObject("message").put("role", "assistant");
         root.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
         return root;
-    }
-
-    @Override
-    public void close() {
-        server.stop(0);
-        pool.shutdownNow();
     }
 }
