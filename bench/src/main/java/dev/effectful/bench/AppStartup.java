@@ -300,7 +300,9 @@ public final class AppStartup {
         String outer = null;
         for (int i = frames.size() - 1; i >= 0; i--) { // from the thread's root towards the top
             String cls = frames.get(i).getMethod().getType().getName();
-            if (cls.startsWith("dev.effectful.") || cls.startsWith("net.bytebuddy.")) {
+            // the agent's own Byte Buddy runs below its frames; a Byte Buddy frame without one is the application's
+            // (Hibernate makes its proxies with its own copy)
+            if (cls.startsWith("dev.effectful.")) {
                 outer = cls + "." + frames.get(i).getMethod().getName();
                 String top = frames.get(0).getMethod().getType().getName();
                 if (outer.contains("WeavingTransformer.transform")) {
