@@ -75,7 +75,10 @@ class FleetVerdictIT {
 
             // the lease of the dead process lapses (1 s); the same host, restarted, holds the SEND for a person
             ForkedApp held = awaitHeld(ledger, gate);
-            assertThat(held.results().get("ship")).contains("\"outcome\":\"unknown\"").contains("--store postgres");
+            // the model is told what to tell the user; the operator's command (through the store) is in the host's log
+            assertThat(held.results().get("ship")).contains("\"outcome\":\"unknown\"", "tell the user it is being checked")
+                    .doesNotContain("--store postgres", "java -jar");
+            assertThat(held.stderr()).contains("effectful held call=ship", "--store postgres");
             CliRun localBefore = CliRun.journal(journal, "unresolved");
             assertThat(localBefore.exitCode()).as(localBefore.toString()).isEqualTo(3);
             assertThat(localBefore.stdout()).contains(key.substring(0, 8));
