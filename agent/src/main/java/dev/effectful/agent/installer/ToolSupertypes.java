@@ -73,7 +73,7 @@ final class ToolSupertypes {
     boolean inheritsTool(ClassLoader loader, URL home, String internalName, byte[] bytes) {
         List<String> supers = ClassHeader.candidatesOf(bytes);
         Map<String, Boolean> known = answers(loader);
-        URL archive = home != null && "jar".equals(home.getProtocol()) && home.getFile().endsWith("!/") ? home : null;
+        URL archive = localArchive(home) ? home : null;
         Boolean inherits = supers.isEmpty() ? Boolean.FALSE : anyHolds(loader, archive, known, supers, 0);
         if (inherits != null) {
             // "yes" is remembered for its subclasses; so is a definite "no" (a class whose own bytes declare a
@@ -151,6 +151,19 @@ final class ToolSupertypes {
             // a loader that hides its parent: read the class file instead
         }
         return null;
+    }
+
+    /**
+     * A {@code jar:} URL of an archive on this machine's disk ({@code jar:file:…!/}, or Spring Boot's
+     * {@code jar:nested:…!/} inside one): the only kind read directly. A class loaded from anywhere else
+     * ({@code jar:http:…}) is left to its loader: the agent never opens a connection itself.
+     */
+    static boolean localArchive(URL home) {
+        if (home == null || !"jar".equals(home.getProtocol())) {
+            return false;
+        }
+        String inner = home.getFile();
+        return inner.endsWith("!/") && (inner.startsWith("file:") || inner.startsWith("nested:"));
     }
 
     /**

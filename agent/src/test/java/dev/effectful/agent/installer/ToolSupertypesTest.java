@@ -253,4 +253,22 @@ class ToolSupertypesTest {
         assertThat(s.knownWithoutTools(loader, internal(InheritedTools.Payments.class))).isFalse();
         assertThat(s.knownWithoutTools(null, "java/lang/Runnable")).as("the JDK's: the hook decides").isFalse();
     }
+
+    @Test
+    void onlyAnArchiveOnThisMachinesDiskIsReadDirectly() throws IOException {
+        assertThat(ToolSupertypes.localArchive(new URL("jar:file:/srv/app/lib.jar!/"))).isTrue();
+        // Spring Boot's own jar handler makes these; the JDK's would refuse the inner "nested:" protocol
+        java.net.URLStreamHandler springBoots = new java.net.URLStreamHandler() {
+            @Override
+            protected java.net.URLConnection openConnection(URL u) throws IOException {
+                throw new IOException("not opened here");
+            }
+        };
+        assertThat(ToolSupertypes.localArchive(new URL("jar", null, -1, "nested:/srv/app.jar/!BOOT-INF/lib/x.jar!/",
+                springBoots))).isTrue();
+        // a class loaded over the network is its loader's business: the agent opens no connection
+        assertThat(ToolSupertypes.localArchive(new URL("jar:http://example.invalid/lib.jar!/"))).isFalse();
+        assertThat(ToolSupertypes.localArchive(new URL("file:/srv/app/classes/"))).isFalse();
+        assertThat(ToolSupertypes.localArchive(null)).isFalse();
+    }
 }
