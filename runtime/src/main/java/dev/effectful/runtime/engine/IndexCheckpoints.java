@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
  * Writes the intent index to disk now and then ({@code index.snapshot} beside the journal), so a
  * restart replays only the journal after it: the rebuild of a large journal went from seconds to a
  * fraction of one. A snapshot is written once the index has taken in {@link #EVERY_RECORDS} records
- * it does not cover (checked every {@link #PERIOD_SECONDS} s, and once soon after start), and at a clean
- * stop (the engine closed, or the JVM ending normally) once {@link #AT_STOP_RECORDS} records are uncovered,
- * so a restart without a snapshot to start from is the rare case of a killed process.
+ * it does not cover (checked every {@link #PERIOD_SECONDS} s, and once soon after start), and when the
+ * engine is closed once {@link #AT_STOP_RECORDS} records are uncovered. Not from a JVM shutdown hook: the
+ * application's threads and the retention sweeper still run while hooks do, and a longer shutdown is a wider
+ * window for them to be cut mid-work.
  *
  * <p>Consistency: the snapshot says "everything up to journal index N". N is read while no record
  * is between the journal and the index ({@link JournalAccess#settledLastIndex}); the index's table is
@@ -36,7 +37,6 @@ final class IndexCheckpoints implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private long uncovered;
     private long foldedAtLast;
-    private final Thread atJvmStop = new Thread(this::atStop, "effectful-checkpoint-at-stop");
     private boolean stopped;
 
     /** @param uncoveredAtStart records the start-up replay read that no snapshot covered */
@@ -55,11 +55,6 @@ final class IndexCheckpoints implements AutoCloseable {
     IndexCheckpoints start() {
         timer.schedule(this::checkQuietly, 1, TimeUnit.SECONDS);
         timer.scheduleWithFixedDelay(this::checkQuietly, PERIOD_SECONDS, PERIOD_SECONDS, TimeUnit.SECONDS);
-        try {
-            Runtime.getRuntime().addShutdownHook(atJvmStop);
-        } catch (IllegalStateException | SecurityException jvmEnding) {
-            // the JVM is already stopping (or may not be asked): the periodic snapshots still stand
-        }
         return this;
     }
 
@@ -68,8 +63,7 @@ final class IndexCheckpoints implements AutoCloseable {
     }
 
     /**
-     * A clean stop: the snapshot a restart will start from, when enough is uncovered. Once per instance;
-     * the JVM's shutdown hook and {@link #close} may both get here.
+     * A clean stop: the snapshot a restart will start from, when enough is uncovered. Once per instance.
      */
     void atStop() {
         synchronized (this) {
@@ -123,10 +117,5 @@ final class IndexCheckpoints implements AutoCloseable {
     public void close() {
         timer.shutdownNow();
         atStop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(atJvmStop);
-        } catch (IllegalStateException | SecurityException jvmEnding) {
-            // called from the shutdown itself: nothing to remove
-        }
     }
 }

@@ -151,7 +151,7 @@ class IndexRebuildTest {
                 access.appendAndApply(step(rnd, key(rnd.nextInt(keys)), 1 + n / 1000, 1_000L * n), live);
             }
             checkpoints.close(); // the engine closed: a clean stop
-            checkpoints.close(); // and again, as a JVM's shutdown after it would: nothing more
+            checkpoints.close(); // and again: nothing more
         }
         LocalIntentIndex rebuilt = new LocalIntentIndex();
         long replayed;
