@@ -1,12 +1,12 @@
 package dev.effectful.bench;
 
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.journal.Effect;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.Effect;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordCodec;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordCodec;
+import dev.effectful.core.journal.RecordType;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import net.openhft.chronicle.bytes.Bytes;

@@ -1,13 +1,13 @@
 package dev.effectful.bench;
 
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordCodec;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.keys.IntentKeys;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.ChronicleJournal;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordCodec;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.keys.IntentKeys;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.wire.DocumentContext;
 

@@ -3,8 +3,8 @@ package dev.effectful.junit;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectfulTool;
 import dev.effectful.Outcome;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -12,9 +12,9 @@ import dev.effectful.IntentKey;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
 import dev.effectful.Task;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.ProbeResult;
+import dev.effectful.core.journal.RecordType;
 
 import java.time.Duration;
 import java.util.List;

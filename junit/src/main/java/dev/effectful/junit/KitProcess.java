@@ -1,6 +1,6 @@
 package dev.effectful.junit;
 
-import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.EngineFactory;
 

@@ -1,7 +1,7 @@
 package dev.effectful.junit;
 
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.log.LogSink;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.log.LogSink;
 
 import java.util.ArrayList;
 import java.util.List;

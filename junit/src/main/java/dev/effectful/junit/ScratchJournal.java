@@ -2,9 +2,9 @@ package dev.effectful.junit;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.effectful.runtime.journal.Journal;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.core.journal.Journal;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.JournalUnavailableException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

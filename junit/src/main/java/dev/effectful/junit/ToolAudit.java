@@ -5,7 +5,7 @@ import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Items;
 import dev.effectful.runtime.engine.ApiWords;
-import dev.effectful.runtime.journal.Kind;
+import dev.effectful.core.journal.Kind;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;

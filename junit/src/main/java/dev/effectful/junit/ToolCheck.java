@@ -2,7 +2,7 @@ package dev.effectful.junit;
 
 import dev.effectful.EffectfulTool;
 import dev.effectful.Items;
-import dev.effectful.runtime.journal.Kind;
+import dev.effectful.core.journal.Kind;
 
 import java.lang.reflect.Method;
 import java.time.Duration;

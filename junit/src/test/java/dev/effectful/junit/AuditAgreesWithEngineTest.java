@@ -4,12 +4,12 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.runtime.engine.ApiWords;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.Phase;
-import dev.effectful.runtime.reentry.ReentryRules;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.reentry.Decision;
+import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.Phase;
+import dev.effectful.core.reentry.ReentryRules;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -42,7 +42,7 @@ public final class Launcher {
                         System.setProperty("effectful.version", version);
                     }
                     ClassLoader loader = IsolatedRuntime.loader();
-                    Class<?> cli = Class.forName("dev.effectful.agent.cli.JournalCli", true, loader);
+                    Class<?> cli = Class.forName("dev.effectful.cli.JournalCli", true, loader);
                     Method run = cli.getMethod("run", String[].class);
                     String[] rest = new String[args.length - 1];
                     System.arraycopy(args, 1, rest, 0, rest.length);

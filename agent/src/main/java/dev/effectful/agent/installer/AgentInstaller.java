@@ -5,12 +5,12 @@ import dev.effectful.agent.bridge.Frameworks;
 import dev.effectful.agent.bridge.LoadingHooks;
 import dev.effectful.agent.integration.FrameworkTasks;
 import dev.effectful.agent.integration.Instrumentations;
-import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.journal.JournalFiles;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.log.LogSink;
-import dev.effectful.runtime.log.StderrSink;
+import dev.effectful.core.config.EffectfulConfig;
+import dev.effectful.core.journal.JournalFiles;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.log.LogSink;
+import dev.effectful.core.log.StderrSink;
 
 import java.lang.instrument.Instrumentation;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.effectful.agent.installer;
 
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.log.AgentLog;
 import dev.effectful.runtime.tool.AsyncShape;
 
 /**

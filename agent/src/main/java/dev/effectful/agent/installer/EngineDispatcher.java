@@ -11,9 +11,9 @@ import dev.effectful.runtime.classify.ToolOverrides;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.JournalRefusal;
 import dev.effectful.runtime.engine.StartWaits;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.log.AgentLog;
 import dev.effectful.runtime.tool.ToolMethods;
 
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.effectful.agent.installer;
 
-import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig;
 import dev.effectful.runtime.engine.CallEngine;
 import dev.effectful.runtime.engine.EngineFactory;
-import dev.effectful.runtime.journal.JournalLock;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.journal.JournalLock;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.log.AgentLog;
 
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;

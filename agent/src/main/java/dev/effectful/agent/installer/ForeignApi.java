@@ -1,8 +1,8 @@
 package dev.effectful.agent.installer;
 
 import dev.effectful.EffectfulTool;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.journal.Kind;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.journal.Kind;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;

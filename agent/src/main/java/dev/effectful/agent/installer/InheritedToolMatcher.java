@@ -45,7 +45,7 @@ final class InheritedToolMatcher implements ElementMatcher<MethodDescription> {
                 }
             } catch (IllegalStateException unresolvable) {
                 // a supertype whose class file no one serves: it cannot be inspected, so it adds nothing
-                dev.effectful.runtime.log.AgentLog.debug("effectful could not read " + name.replace('/', '.')
+                dev.effectful.core.log.AgentLog.debug("effectful could not read " + name.replace('/', '.')
                         + " while weaving " + m.getDeclaringType().getTypeName() + ": " + unresolvable.getMessage());
             }
         }

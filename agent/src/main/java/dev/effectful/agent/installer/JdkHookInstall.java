@@ -1,6 +1,6 @@
 package dev.effectful.agent.installer;
 
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.CountDownLatch;

@@ -1,7 +1,7 @@
 package dev.effectful.agent.installer;
 
 import dev.effectful.agent.bridge.LoadingGuard;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 import net.bytebuddy.jar.asm.ClassReader;
 
 import java.lang.annotation.Annotation;

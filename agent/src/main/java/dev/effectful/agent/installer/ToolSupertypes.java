@@ -1,6 +1,6 @@
 package dev.effectful.agent.installer;
 
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.io.IOException;
 import java.io.InputStream;

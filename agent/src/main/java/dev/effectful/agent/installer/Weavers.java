@@ -1,6 +1,6 @@
 package dev.effectful.agent.installer;
 
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 /**
  * The weavers (tools, executors, libraries), each built on first use: building the tool or library weaver loads most of

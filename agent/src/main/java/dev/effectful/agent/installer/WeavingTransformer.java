@@ -3,7 +3,7 @@ package dev.effectful.agent.installer;
 import dev.effectful.Task;
 import dev.effectful.agent.integration.Instrumentations;
 import dev.effectful.runtime.engine.StartWaits;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;

@@ -2,9 +2,9 @@ package dev.effectful.agent.integration;
 
 import dev.effectful.Task;
 import dev.effectful.agent.bridge.FrameworkHooks;
-import dev.effectful.runtime.config.EffectfulConfig.TrustTask;
+import dev.effectful.core.config.EffectfulConfig.TrustTask;
 import dev.effectful.runtime.engine.KeyHeaders;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.time.Duration;
 import java.util.Map;

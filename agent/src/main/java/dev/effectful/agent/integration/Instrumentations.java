@@ -1,7 +1,7 @@
 package dev.effectful.agent.integration;
 
 import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 
 import java.util.HashMap;

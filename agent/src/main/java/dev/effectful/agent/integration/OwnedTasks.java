@@ -1,7 +1,7 @@
 package dev.effectful.agent.integration;
 
 import dev.effectful.Task;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.time.Duration;
 import java.util.Collections;

@@ -1,9 +1,9 @@
 package dev.effectful.agent.integration;
 
 import dev.effectful.Task;
-import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.config.EffectfulConfig.TrustTask;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig.TrustTask;
+import dev.effectful.core.log.AgentLog;
 
 import java.lang.reflect.Method;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.effectful.agent.e2e;
 
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.DeadlineApp;
 import dev.effectful.agent.e2e.apps.PropagationApp;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

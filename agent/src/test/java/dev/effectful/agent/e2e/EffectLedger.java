@@ -2,8 +2,8 @@ package dev.effectful.agent.e2e;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.ChronicleJournal;
+import dev.effectful.core.journal.RecordType;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,10 +1,10 @@
 package dev.effectful.agent.e2e;
 
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.InheritedApp;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,8 +1,8 @@
 package dev.effectful.agent.e2e;
 
-import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.ChronicleJournal;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.effectful.agent.e2e;
 
 import dev.effectful.agent.e2e.apps.RedactionApp;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.keys.Fingerprinter;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.keys.Fingerprinter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,13 +1,13 @@
 package dev.effectful.agent.e2e;
 
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.ProbeResult;
 import dev.effectful.agent.e2e.apps.Gate;
 import dev.effectful.agent.e2e.apps.ReentryApp;
-import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.ChronicleJournal;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,7 +3,7 @@ package dev.effectful.agent.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.agent.e2e.apps.LiveResolveApp;
-import dev.effectful.runtime.journal.ResolutionRequest;
+import dev.effectful.core.journal.ResolutionRequest;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

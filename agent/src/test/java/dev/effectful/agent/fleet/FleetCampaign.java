@@ -75,14 +75,14 @@ public final class FleetCampaign {
         public String toJson() {
             StringBuilder p = new StringBuilder("[");
             for (int i = 0; i < problems.size(); i++) {
-                p.append(i == 0 ? "" : ",").append("\"" + dev.effectful.runtime.json.JsonText.escaped(problems.get(i)) + "\"");
+                p.append(i == 0 ? "" : ",").append("\"" + dev.effectful.core.json.JsonText.escaped(problems.get(i)) + "\"");
             }
             p.append(']');
             return "{\"host_kills\":" + hostKills + ",\"db_kills\":" + dbKills + ",\"db_freezes\":" + dbFreezes
                     + ",\"host_freezes\":" + hostFreezes + ",\"intents\":" + intents + ",\"effects\":" + effects
                     + ",\"duplicates\":" + duplicates + ",\"lost\":" + lost + ",\"seed\":" + seed
                     + ",\"held\":" + held + ",\"held_listed\":" + heldListed + ",\"held_settleable\":" + settleableHeld
-                    + ",\"resettled_tasks\":" + resettledTasks + ",\"tasks\":" + tasks + ",\"runs\":" + runs + ",\"network\":" + "\"" + dev.effectful.runtime.json.JsonText.escaped(network) + "\""
+                    + ",\"resettled_tasks\":" + resettledTasks + ",\"tasks\":" + tasks + ",\"runs\":" + runs + ",\"network\":" + "\"" + dev.effectful.core.json.JsonText.escaped(network) + "\""
                     + ",\"seconds\":" + seconds + ",\"passed\":" + passed() + ",\"problems\":" + p + "}\n";
         }
 

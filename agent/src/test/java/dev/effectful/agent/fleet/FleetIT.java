@@ -5,8 +5,8 @@ import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.agent.e2e.apps.FleetApp;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -109,7 +109,7 @@ class FleetIT {
             assertThat(b.stdout()).doesNotContain("BODY charge");
             JournalContents jb = JournalContents.of(tmp.resolve("journal-b"));
             assertThat(jb.of(RecordType.PROBE)).as("B probed once, and found the charge")
-                    .singleElement().extracting(JournalRecord::probe).isEqualTo(dev.effectful.runtime.journal.ProbeResult.FOUND);
+                    .singleElement().extracting(JournalRecord::probe).isEqualTo(dev.effectful.core.journal.ProbeResult.FOUND);
             assertThat(jb.of(RecordType.INTENT)).as("B never started the body").isEmpty();
             JournalContents ja = JournalContents.of(tmp.resolve("journal-a"));
             assertThat(ja.of(RecordType.INTENT)).as("A's own journal: its write-ahead intent").hasSize(1);

@@ -217,7 +217,7 @@ class ToolSupertypesTest {
         ToolSupertypes s = new ToolSupertypes();
         CountingLoader loader = new CountingLoader();
         java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        dev.effectful.runtime.log.AgentLog.configure(() -> new dev.effectful.runtime.log.LogSink() {
+        dev.effectful.core.log.AgentLog.configure(() -> new dev.effectful.core.log.LogSink() {
             @Override
             public void log(Level level, String message, Throwable error) {
                 lines.add(level + " " + message);
@@ -227,7 +227,7 @@ class ToolSupertypesTest {
             public boolean isEnabled(Level level) {
                 return true;
             }
-        }, dev.effectful.runtime.log.LogSink.Level.INFO);
+        }, dev.effectful.core.log.LogSink.Level.INFO);
         try {
             assertThat(s.inheritsTool(loader, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
             // the copy the JVM defines declares a tool, unlike the one read for PlainA
@@ -235,8 +235,8 @@ class ToolSupertypesTest {
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("ERROR")
                     .contains(PlainBase.class.getName(), "UNGUARDED"));
         } finally {
-            dev.effectful.runtime.log.AgentLog.configure(() -> new dev.effectful.runtime.log.StderrSink(System.err,
-                    dev.effectful.runtime.log.LogSink.Level.WARN), dev.effectful.runtime.log.LogSink.Level.INFO);
+            dev.effectful.core.log.AgentLog.configure(() -> new dev.effectful.core.log.StderrSink(System.err,
+                    dev.effectful.core.log.LogSink.Level.WARN), dev.effectful.core.log.LogSink.Level.INFO);
         }
     }
 

@@ -2,7 +2,7 @@ package dev.effectful.agent.installer;
 
 import dev.effectful.agent.e2e.apps.InheritedTools;
 import dev.effectful.agent.integration.Instrumentations;
-import dev.effectful.runtime.journal.JournalProblem;
+import dev.effectful.core.journal.JournalProblem;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;

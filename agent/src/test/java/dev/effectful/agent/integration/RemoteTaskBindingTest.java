@@ -1,7 +1,7 @@
 package dev.effectful.agent.integration;
 
 import dev.effectful.Task;
-import dev.effectful.runtime.config.EffectfulConfig.TrustTask;
+import dev.effectful.core.config.EffectfulConfig.TrustTask;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

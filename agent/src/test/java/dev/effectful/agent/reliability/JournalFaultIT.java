@@ -1,13 +1,13 @@
 package dev.effectful.agent.reliability;
 
-import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.core.journal.OutcomeWord;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.agent.e2e.CliRun;
-import dev.effectful.runtime.journal.CycleFileScan;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.CycleFileScan;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,12 +1,12 @@
 package dev.effectful.agent.reliability;
 
 import dev.effectful.agent.e2e.JournalContents;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.keys.IntentKeys;
-import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
-import dev.effectful.runtime.reentry.Phase;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.keys.IntentKeys;
+import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.LocalIntentIndex;
+import dev.effectful.core.reentry.Phase;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.effectful.runtime.classify;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Status;
-import dev.effectful.runtime.journal.Kind;
+import dev.effectful.core.journal.Kind;
 
 /**
  * Where in a call a failure happened. The place, not the exception type, decides whether the

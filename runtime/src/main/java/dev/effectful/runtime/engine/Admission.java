@@ -2,25 +2,26 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.EffectApplied;
 import dev.effectful.Status;
-import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.JournalUnavailableException;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.journal.Verdict;
-import dev.effectful.runtime.json.NotCanonicalException;
-import dev.effectful.runtime.keys.EarlierKeys;
-import dev.effectful.runtime.keys.IntentKeys;
-import dev.effectful.runtime.keys.KeySecretException;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.ReentryRules;
-import dev.effectful.runtime.reentry.ResolveHint;
-import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.core.config.EffectfulConfig;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.JournalUnavailableException;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.journal.Verdict;
+import dev.effectful.core.json.NotCanonicalException;
+import dev.effectful.core.keys.EarlierKeys;
+import dev.effectful.core.keys.IntentKeys;
+import dev.effectful.core.keys.KeySecretException;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.Decision;
+import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.ReentryRules;
+import dev.effectful.core.reentry.ResolveHint;
+import dev.effectful.core.reentry.StoreUnavailableException;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.values.ArgsRenderer;
+import dev.effectful.core.values.ArgsRenderer;
+import dev.effectful.runtime.tool.ComponentKeys;
 
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -89,7 +90,7 @@ final class Admission {
                     return true;
                 }
                 if (tool.hasIntentKey() && c.intentKey() != null) {
-                    ArgsRenderer.KeyParts parts = argsRenderer.keyParts(null, mine, tool.params());
+                    ArgsRenderer.KeyParts parts = ComponentKeys.keyParts(argsRenderer, null, mine, tool.params());
                     if (c.intentKey().equals(IntentKeys.derive(c.task().id(), c.task().actor(), tool.verb(), parts.target(),
                             parts.slot()))) {
                         return true;
@@ -188,7 +189,7 @@ final class Admission {
         }
         ArgsRenderer.KeyParts parts;
         try {
-            parts = argsRenderer.keyParts(call.self, call.args, tool.params());
+            parts = ComponentKeys.keyParts(argsRenderer, call.self, call.args, tool.params());
         } catch (NotCanonicalException e) {
             refusals.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
             return false;
@@ -266,7 +267,7 @@ final class Admission {
         } else if (d instanceof Decision.Replay replay) {
             replays.replay(call, replay);
         } else if (d instanceof Decision.Refuse r) {
-            if (r.status() == dev.effectful.runtime.journal.OutcomeWord.UNKNOWN) {
+            if (r.status() == dev.effectful.core.journal.OutcomeWord.UNKNOWN) {
                 held.held(call, "an earlier attempt's outcome is unknown and it declares no probe");
             }
             refusals.refuse(call, ApiWords.status(r.status()), ApiWords.applied(r.effect()), r.retryAfterS(), r.message()

@@ -3,9 +3,9 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectKind;
 import dev.effectful.Status;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.journal.OutcomeWord;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.OutcomeWord;
 
 /**
  * The one place the API's enums meet the journal's. The journal has its own enums ({@link Kind},

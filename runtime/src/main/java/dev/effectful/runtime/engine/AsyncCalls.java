@@ -3,8 +3,8 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.Status;
 import dev.effectful.ToolOutcomeException;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.log.AgentLog;
 import dev.effectful.runtime.tool.AsyncShape;
 
 import java.util.concurrent.CancellationException;

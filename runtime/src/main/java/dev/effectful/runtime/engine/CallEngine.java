@@ -3,21 +3,21 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.Status;
 import dev.effectful.runtime.classify.Classifier;
-import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig;
 import dev.effectful.runtime.events.Events;
-import dev.effectful.runtime.journal.Journal;
-import dev.effectful.runtime.journal.ResultShape;
-import dev.effectful.runtime.journal.ResultShapes;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.ResolveHint;
-import dev.effectful.runtime.store.IntentStoreProvider;
-import dev.effectful.runtime.store.IntentStoreProviders;
+import dev.effectful.core.journal.Journal;
+import dev.effectful.core.journal.ResultShape;
+import dev.effectful.core.journal.ResultShapes;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.ResolveHint;
+import dev.effectful.core.store.IntentStoreProvider;
+import dev.effectful.core.store.IntentStoreProviders;
 import dev.effectful.runtime.tool.AsyncShape;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.runtime.tool.ToolMethods;
-import dev.effectful.runtime.values.ArgsRenderer;
-import dev.effectful.runtime.values.ResultCodec;
+import dev.effectful.core.values.ArgsRenderer;
+import dev.effectful.core.values.ResultCodec;
 
 /**
  * Runs the protocol around every tool call, in three stages and always in this order:
@@ -85,7 +85,7 @@ public final class CallEngine implements AutoCloseable {
         BatchProtocol batches = new BatchProtocol(steps);
         this.admission = new Admission(shared, batches, resolutions, execution);
         admission.approvals(config.approvals());
-        if (local && dev.effectful.runtime.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
+        if (local && dev.effectful.core.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
             admission.journalHoldsEarlierKeys();
         }
         this.conclusion = new Conclusion(steps, results, replays, resolutions, batches, held);

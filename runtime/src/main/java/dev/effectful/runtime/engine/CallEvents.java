@@ -8,8 +8,8 @@ import dev.effectful.runtime.events.CallEvent;
 import dev.effectful.runtime.events.Events;
 import dev.effectful.runtime.events.Reentry;
 import dev.effectful.runtime.events.Step;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.journal.ProbeResult;
+import dev.effectful.core.log.AgentLog;
 
 /**
  * Turns a call's steps into {@link CallEvent}s, at the places the stages write its records. A call

@@ -1,11 +1,11 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.JournalUnavailableException;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.JournalUnavailableException;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.log.AgentLog;
 import dev.effectful.runtime.events.Events;
-import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.core.reentry.IntentStore;
 
 import java.util.Optional;
 

@@ -3,8 +3,8 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.Status;
 import dev.effectful.runtime.classify.Classifier;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.values.ArgsRenderer;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.values.ArgsRenderer;
 
 /**
  * What the batch protocol uses of a call's stages: it admits, runs and concludes each item by the

@@ -6,11 +6,11 @@ import dev.effectful.Outcome;
 import dev.effectful.Status;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.runtime.classify.Classification;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.RecordType;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.values.ResultCodec;
+import dev.effectful.core.values.ResultCodec;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.DamageAcknowledgements;
-import dev.effectful.runtime.journal.RecordDamage;
+import dev.effectful.core.journal.DamageAcknowledgements;
+import dev.effectful.core.journal.RecordDamage;
 
 import java.nio.file.Path;
 import java.util.List;

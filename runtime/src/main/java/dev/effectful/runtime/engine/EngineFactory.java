@@ -1,23 +1,23 @@
 package dev.effectful.runtime.engine;
 
 import dev.effectful.runtime.classify.Classifier;
-import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.JournalFiles;
-import dev.effectful.runtime.journal.Journal;
-import dev.effectful.runtime.journal.JournalHealth;
-import dev.effectful.runtime.journal.JournalLock;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.keys.Fingerprinter;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.IndexSnapshot;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
-import dev.effectful.runtime.reentry.RetentionSweeper;
-import dev.effectful.runtime.store.IntentStoreProvider;
-import dev.effectful.runtime.store.IntentStoreProviders;
-import dev.effectful.runtime.values.ArgsRenderer;
-import dev.effectful.runtime.values.ResultCodec;
+import dev.effectful.core.config.EffectfulConfig;
+import dev.effectful.core.journal.ChronicleJournal;
+import dev.effectful.core.journal.JournalFiles;
+import dev.effectful.core.journal.Journal;
+import dev.effectful.core.journal.JournalHealth;
+import dev.effectful.core.journal.JournalLock;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.keys.Fingerprinter;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.IndexSnapshot;
+import dev.effectful.core.reentry.LocalIntentIndex;
+import dev.effectful.core.reentry.RetentionSweeper;
+import dev.effectful.core.store.IntentStoreProvider;
+import dev.effectful.core.store.IntentStoreProviders;
+import dev.effectful.core.values.ArgsRenderer;
+import dev.effectful.core.values.ResultCodec;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,7 +63,7 @@ public final class EngineFactory {
             ChronicleJournal journal = ChronicleJournal.openWriter(config.journalDir(), config.sync() == EffectfulConfig.Sync.INTENT,
                     config.rollCycle());
             // before this process appends anything: whether the journal holds records written before the mark
-            dev.effectful.runtime.keys.KeyFormat.markAtOpen(journal.directory(), journal.lastIndex() >= 0);
+            dev.effectful.core.keys.KeyFormat.markAtOpen(journal.directory(), journal.lastIndex() >= 0);
             for (String line : journal.damageFound()) {
                 AgentLog.errorOnce("journal-damage:" + line, line, null);
             }
@@ -150,8 +150,8 @@ public final class EngineFactory {
     public static void warmUpJson() {
         try {
             java.util.Map<String, Object> sample = java.util.Map.of("n", 1.5, "xs", java.util.List.of("a", 2L));
-            dev.effectful.runtime.json.JsonMappers.shared().writeValueAsString(sample);
-            dev.effectful.runtime.json.CanonicalJson.of(sample);
+            dev.effectful.core.json.JsonMappers.shared().writeValueAsString(sample);
+            dev.effectful.core.json.CanonicalJson.of(sample);
         } catch (Exception | LinkageError e) {
             AgentLog.debug("effectful could not warm up its JSON mappers: " + e);
         }
@@ -179,7 +179,7 @@ public final class EngineFactory {
             java.nio.file.Path dir = scratch.resolve("journal");
             try (ChronicleJournal j = ChronicleJournal.openWriter(dir, config.sync() == EffectfulConfig.Sync.INTENT,
                     config.rollCycle())) {
-                j.append(dev.effectful.runtime.journal.JournalRecord.of(dev.effectful.runtime.journal.RecordType.INTENT)
+                j.append(dev.effectful.core.journal.JournalRecord.of(dev.effectful.core.journal.RecordType.INTENT)
                         .intentKey("warm-up").build());
                 rebuild(j, new LocalIntentIndex());
             }

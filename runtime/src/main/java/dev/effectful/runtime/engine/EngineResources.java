@@ -1,6 +1,6 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

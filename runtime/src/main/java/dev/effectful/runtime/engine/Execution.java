@@ -1,21 +1,21 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.AttemptIds;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.AttemptIds;
 import dev.effectful.Attempt;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
 import dev.effectful.runtime.deadline.Interrupter;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.JournalUnavailableException;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.JournalUnavailableException;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.ResolveHint;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.values.ArgsRenderer;
+import dev.effectful.core.values.ArgsRenderer;
 
 import java.util.concurrent.TimeUnit;
 

@@ -1,9 +1,9 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.log.LogSink;
-import dev.effectful.runtime.log.PrintableText;
-import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.log.LogSink;
+import dev.effectful.core.log.PrintableText;
+import dev.effectful.core.reentry.ResolveHint;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,9 +1,9 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
+import dev.effectful.core.journal.ChronicleJournal;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.LocalIntentIndex;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

@@ -1,13 +1,13 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.Journal;
-import dev.effectful.runtime.journal.JournalHealth;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.JournalUnavailableException;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.core.journal.Journal;
+import dev.effectful.core.journal.JournalHealth;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.JournalUnavailableException;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.IntentStore;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;

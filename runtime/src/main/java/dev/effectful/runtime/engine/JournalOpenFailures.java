@@ -1,9 +1,9 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.JournalDirectoryException;
-import dev.effectful.runtime.journal.JournalLock;
-import dev.effectful.runtime.journal.JournalProblem;
-import dev.effectful.runtime.journal.JournalUnavailableException;
+import dev.effectful.core.journal.JournalDirectoryException;
+import dev.effectful.core.journal.JournalLock;
+import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.journal.JournalUnavailableException;
 
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;

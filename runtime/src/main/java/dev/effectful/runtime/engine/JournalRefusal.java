@@ -3,12 +3,12 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
-import dev.effectful.runtime.journal.JournalProblem;
+import dev.effectful.core.journal.JournalProblem;
 
 import java.util.List;
 
 /**
- * Where a journal problem becomes a caller's outcome. The journal module names its causes without
+ * Where a journal problem becomes a caller's outcome. The core module names its causes without
  * the API ({@link JournalProblem.Cause#permanent()}); this is the engine's side of that line.
  */
 public final class JournalRefusal {

@@ -1,7 +1,7 @@
 package dev.effectful.runtime.engine;
 
 import dev.effectful.Attempt;
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 import dev.effectful.runtime.tool.ToolMethod;
 
 import java.util.Set;

@@ -2,7 +2,7 @@ package dev.effectful.runtime.engine;
 
 import dev.effectful.Outcome;
 import dev.effectful.ToolOutcomeException;
-import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig;
 import dev.effectful.runtime.tool.ToolMethod;
 
 /**

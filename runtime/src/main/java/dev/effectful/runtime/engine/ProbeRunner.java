@@ -1,8 +1,8 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.ProbeResult;
+import dev.effectful.core.journal.ProbeResult;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.values.ResultCodec;
+import dev.effectful.core.values.ResultCodec;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.Optional;

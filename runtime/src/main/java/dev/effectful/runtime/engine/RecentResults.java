@@ -1,6 +1,6 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.core.journal.JournalRecord;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 

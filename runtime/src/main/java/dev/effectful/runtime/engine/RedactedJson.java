@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.effectful.runtime.json.JsonMappers;
+import dev.effectful.core.json.JsonMappers;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.effectful.runtime.engine;
 
 import dev.effectful.Outcome;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.keys.Fingerprinter;
-import dev.effectful.runtime.values.ParamSpec;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.keys.Fingerprinter;
+import dev.effectful.core.values.ParamSpec;
 
-import dev.effectful.runtime.json.JsonText;
+import dev.effectful.core.json.JsonText;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.RecordComponent;

@@ -3,7 +3,7 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.RecordType;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;

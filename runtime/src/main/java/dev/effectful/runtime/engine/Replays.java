@@ -3,14 +3,14 @@ package dev.effectful.runtime.engine;
 import dev.effectful.EffectApplied;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.ResolveHint;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.reentry.Decision;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.ResolveHint;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.values.ResultCodec;
+import dev.effectful.core.values.ResultCodec;
 
 import java.util.List;
 

@@ -1,18 +1,18 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.JournalOwners;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.JournalUnavailableException;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.journal.ResolutionRequest;
-import dev.effectful.runtime.journal.Verdict;
-import dev.effectful.runtime.json.JsonMappers;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.IntentStore;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.JournalOwners;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.JournalUnavailableException;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.journal.ResolutionRequest;
+import dev.effectful.core.journal.Verdict;
+import dev.effectful.core.json.JsonMappers;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.IntentStore;
 import dev.effectful.runtime.tool.ToolMethod;
-import dev.effectful.runtime.values.ResultCodec;
+import dev.effectful.core.values.ResultCodec;
 
 import java.io.IOException;
 import java.lang.reflect.ParameterizedType;

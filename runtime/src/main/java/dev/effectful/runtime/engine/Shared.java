@@ -1,8 +1,8 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.ResolveHint;
-import dev.effectful.runtime.values.ArgsRenderer;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.ResolveHint;
+import dev.effectful.core.values.ArgsRenderer;
 
 /**
  * What the stages of a call ({@link Admission}, {@link Execution}) share, made once by the engine: the

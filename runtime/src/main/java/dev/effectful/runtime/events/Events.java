@@ -1,6 +1,6 @@
 package dev.effectful.runtime.events;
 
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.util.ArrayList;
 import java.util.List;

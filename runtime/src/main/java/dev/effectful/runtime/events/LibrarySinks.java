@@ -1,6 +1,6 @@
 package dev.effectful.runtime.events;
 
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 
 import java.lang.ref.WeakReference;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.effectful.runtime.events;
 
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.log.LogSink;
-import dev.effectful.runtime.log.PrintableText;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.log.LogSink;
+import dev.effectful.core.log.PrintableText;
 
 import java.util.concurrent.TimeUnit;
 

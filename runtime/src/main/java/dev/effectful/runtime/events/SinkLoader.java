@@ -31,7 +31,7 @@ final class SinkLoader extends ClassLoader {
                 return c != null ? c : define(name);
             }
         }
-        if (name.startsWith("dev.effectful.runtime.")) {
+        if (name.startsWith("dev.effectful.runtime.") || name.startsWith("dev.effectful.core.")) {
             return agent.loadClass(name);
         }
         return super.loadClass(name, resolve);

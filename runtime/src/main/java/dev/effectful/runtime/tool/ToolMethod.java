@@ -2,9 +2,9 @@ package dev.effectful.runtime.tool;
 
 import dev.effectful.EffectKind;
 import dev.effectful.runtime.classify.ToolOverrides;
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.journal.ReentryDeclaration;
-import dev.effectful.runtime.values.ParamSpec;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.ReentryDeclaration;
+import dev.effectful.core.values.ParamSpec;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;

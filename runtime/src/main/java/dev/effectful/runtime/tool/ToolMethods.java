@@ -6,9 +6,8 @@ import dev.effectful.Items;
 import dev.effectful.Redact;
 import dev.effectful.Slot;
 import dev.effectful.runtime.classify.ToolOverrides;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.values.ComponentKeys;
-import dev.effectful.runtime.values.ParamSpec;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.values.ParamSpec;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;

@@ -1,9 +1,9 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.reentry.Decision;
+import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.LocalIntentIndex;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The local intent index, deciding at a time the test moves: a Retry-After passes without waiting
  * for it. Everything else is the real index the engine uses.
  */
-final class ClockedStore implements dev.effectful.runtime.reentry.IntentStore {
+final class ClockedStore implements dev.effectful.core.reentry.IntentStore {
 
     private final LocalIntentIndex index = new LocalIntentIndex();
     private final AtomicLong aheadMillis = new AtomicLong();

@@ -1,7 +1,7 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.CycleFileScan;
-import dev.effectful.runtime.journal.RecordDamage;
+import dev.effectful.core.journal.CycleFileScan;
+import dev.effectful.core.journal.RecordDamage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,15 +1,15 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.config.EffectfulConfig;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
-import dev.effectful.runtime.store.IntentStoreProvider;
-import dev.effectful.runtime.store.StoreKeys;
-import dev.effectful.runtime.store.StoreSettings;
-import dev.effectful.runtime.store.StoreView;
+import dev.effectful.core.config.EffectfulConfig;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.reentry.Decision;
+import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.LocalIntentIndex;
+import dev.effectful.core.store.IntentStoreProvider;
+import dev.effectful.core.store.StoreKeys;
+import dev.effectful.core.store.StoreSettings;
+import dev.effectful.core.store.StoreView;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,7 +74,7 @@ class EngineCloseTest {
         }
 
         @Override
-        public IntentStore open(dev.effectful.runtime.store.StoreContext context, LocalIntentIndex local) {
+        public IntentStore open(dev.effectful.core.store.StoreContext context, LocalIntentIndex local) {
             return new ThreadedStore(local);
         }
 

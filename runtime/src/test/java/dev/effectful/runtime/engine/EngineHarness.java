@@ -1,6 +1,6 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig;
 
 import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationTargetException;

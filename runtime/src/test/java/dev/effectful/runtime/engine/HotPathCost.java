@@ -4,7 +4,7 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Task;
-import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

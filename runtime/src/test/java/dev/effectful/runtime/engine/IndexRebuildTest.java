@@ -1,14 +1,14 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.Kind;
-import dev.effectful.runtime.journal.ChronicleJournal;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.reentry.IndexSnapshot;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
+import dev.effectful.core.journal.ProbeResult;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.ChronicleJournal;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.reentry.IndexSnapshot;
+import dev.effectful.core.reentry.LocalIntentIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -9,9 +9,9 @@ import dev.effectful.Items;
 import dev.effectful.Outcome;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
-import dev.effectful.runtime.keys.IntentKeys;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.log.LogSink;
+import dev.effectful.core.keys.IntentKeys;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.log.LogSink;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,7 +62,7 @@ class KeyHeadersTest {
 
     @AfterAll
     static void restoreLog() {
-        AgentLog.configure(() -> new dev.effectful.runtime.log.StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
+        AgentLog.configure(() -> new dev.effectful.core.log.StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
     }
 
     /** A batch row. */

@@ -1,7 +1,7 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.Journal;
-import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.core.journal.Journal;
+import dev.effectful.core.journal.JournalRecord;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * Every package imports the others one way only: the runtime's packages, with the journal module's beneath them. A cycle would
+ * Every package imports the others one way only: the runtime's packages, with the core module's beneath them. A cycle would
  * make two packages one unit that can only be understood, tested and moved together; this test fails
  * the build on the first import that closes one, naming the classes on it.
  */

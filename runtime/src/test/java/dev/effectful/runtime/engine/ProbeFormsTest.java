@@ -5,8 +5,8 @@ import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.log.LogSink;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.log.LogSink;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,7 +54,7 @@ class ProbeFormsTest {
 
     @AfterAll
     static void quiet() {
-        AgentLog.configure(() -> new dev.effectful.runtime.log.StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
+        AgentLog.configure(() -> new dev.effectful.core.log.StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
     }
 
     /** Each tool's first call loses its answer; later calls succeed. What the probe answers is set per test. */

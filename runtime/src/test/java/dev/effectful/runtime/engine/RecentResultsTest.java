@@ -1,9 +1,9 @@
 package dev.effectful.runtime.engine;
 
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

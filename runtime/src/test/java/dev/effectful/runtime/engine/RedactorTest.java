@@ -5,10 +5,10 @@ import dev.effectful.EffectKind;
 import dev.effectful.Outcome;
 import dev.effectful.Status;
 import dev.effectful.runtime.classify.Classifier;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.keys.Fingerprinter;
-import dev.effectful.runtime.values.ParamSpec;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.keys.Fingerprinter;
+import dev.effectful.core.values.ParamSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +62,7 @@ class RedactorTest {
         String clean = "no secret here";
         assertThat(r.text(clean)).isSameAs(clean);
         // the fingerprint is the one the journal's args already show
-        assertThat(new dev.effectful.runtime.values.ArgsRenderer(fp).render(new Object[] {"ann", "tok-12345"},
+        assertThat(new dev.effectful.core.values.ArgsRenderer(fp).render(new Object[] {"ann", "tok-12345"},
                 new ParamSpec[] {PLAIN, SECRET})).contains(f);
     }
 
@@ -311,7 +311,7 @@ class RedactorTest {
 
     @Test
     void aSecretWithControlCharactersIsFoundInJacksonsRendering() throws Exception {
-        com.fasterxml.jackson.databind.ObjectMapper jackson = dev.effectful.runtime.json.JsonMappers.shared();
+        com.fasterxml.jackson.databind.ObjectMapper jackson = dev.effectful.core.json.JsonMappers.shared();
         for (String secret : List.of("pass\bword-1", "form\ffeed-2", "unit\u001fsep-3", "ctl\u0001x-4", "line\u2028sep-5",
                 "smile\uD83D\uDE00-6", "quote\"back\\slash-7", "tab\tnl\ncr\r-8")) {
             Redactor r = of("ann", secret);

@@ -5,8 +5,8 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Status;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import feign.FeignException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,12 +30,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
-import static dev.effectful.runtime.journal.RecordType.DEDUP;
-import static dev.effectful.runtime.journal.RecordType.INTENT;
-import static dev.effectful.runtime.journal.RecordType.KEY_SENT;
-import static dev.effectful.runtime.journal.RecordType.OUTCOME;
-import static dev.effectful.runtime.journal.RecordType.PROBE;
-import static dev.effectful.runtime.journal.RecordType.REFUSED;
+import static dev.effectful.core.journal.RecordType.DEDUP;
+import static dev.effectful.core.journal.RecordType.INTENT;
+import static dev.effectful.core.journal.RecordType.KEY_SENT;
+import static dev.effectful.core.journal.RecordType.OUTCOME;
+import static dev.effectful.core.journal.RecordType.PROBE;
+import static dev.effectful.core.journal.RecordType.REFUSED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -271,9 +271,9 @@ class ReentryTableTest {
         /** A person's verdict on the earlier call, as {@code journal resolve} writes it. */
         void resolved(String method, boolean applied, String resultJson, String note) {
             earlier(method, new SocketTimeoutException("Read timed out"));
-            engine.appendAsAnotherWriter(JournalRecord.of(RecordType.RESOLUTION).task(TASK).call(method).kind(dev.effectful.runtime.journal.Kind.SEND)
+            engine.appendAsAnotherWriter(JournalRecord.of(RecordType.RESOLUTION).task(TASK).call(method).kind(dev.effectful.core.journal.Kind.SEND)
                     .intentKey(engine.lastIntentKey()).attempt(1).started(System.currentTimeMillis())
-                    .effectApplied(applied ? dev.effectful.runtime.journal.Effect.YES : dev.effectful.runtime.journal.Effect.NO).message(note).result(resultJson).build());
+                    .effectApplied(applied ? dev.effectful.core.journal.Effect.YES : dev.effectful.core.journal.Effect.NO).message(note).result(resultJson).build());
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.keys.FleetKeySource;
+import dev.effectful.core.keys.FleetKeySource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

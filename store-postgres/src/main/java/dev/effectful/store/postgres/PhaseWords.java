@@ -1,6 +1,6 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.reentry.Phase;
+import dev.effectful.core.reentry.Phase;
 
 import java.util.Arrays;
 import java.util.function.Predicate;

@@ -1,17 +1,17 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.journal.Effect;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.RecordType;
-import dev.effectful.runtime.log.AgentLog;
-import dev.effectful.runtime.reentry.Decision;
-import dev.effectful.runtime.reentry.IntentState;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
-import dev.effectful.runtime.reentry.Phase;
-import dev.effectful.runtime.reentry.StateTransitions;
-import dev.effectful.runtime.reentry.StoreUnavailableException;
+import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.ProbeResult;
+import dev.effectful.core.journal.RecordType;
+import dev.effectful.core.log.AgentLog;
+import dev.effectful.core.reentry.Decision;
+import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.LocalIntentIndex;
+import dev.effectful.core.reentry.Phase;
+import dev.effectful.core.reentry.StateTransitions;
+import dev.effectful.core.reentry.StoreUnavailableException;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

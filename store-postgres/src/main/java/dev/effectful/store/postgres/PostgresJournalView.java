@@ -1,9 +1,9 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.journal.Verdict;
-import dev.effectful.runtime.reentry.Phase;
-import dev.effectful.runtime.reentry.StoreUnavailableException;
-import dev.effectful.runtime.store.StoreView;
+import dev.effectful.core.journal.Verdict;
+import dev.effectful.core.reentry.Phase;
+import dev.effectful.core.reentry.StoreUnavailableException;
+import dev.effectful.core.store.StoreView;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,7 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.store.StoreKeys;
-import dev.effectful.runtime.store.StoreSettings;
+import dev.effectful.core.store.StoreKeys;
+import dev.effectful.core.store.StoreSettings;
 
 import java.io.IOException;
 import java.nio.file.Files;

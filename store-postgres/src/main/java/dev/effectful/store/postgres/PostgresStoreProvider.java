@@ -1,13 +1,13 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.keys.FleetKeySource;
-import dev.effectful.runtime.reentry.IntentStore;
-import dev.effectful.runtime.reentry.LocalIntentIndex;
-import dev.effectful.runtime.store.IntentStoreProvider;
-import dev.effectful.runtime.store.StoreContext;
-import dev.effectful.runtime.store.StoreKeys;
-import dev.effectful.runtime.store.StoreSettings;
-import dev.effectful.runtime.store.StoreView;
+import dev.effectful.core.keys.FleetKeySource;
+import dev.effectful.core.reentry.IntentStore;
+import dev.effectful.core.reentry.LocalIntentIndex;
+import dev.effectful.core.store.IntentStoreProvider;
+import dev.effectful.core.store.StoreContext;
+import dev.effectful.core.store.StoreKeys;
+import dev.effectful.core.store.StoreSettings;
+import dev.effectful.core.store.StoreView;
 
 import java.util.List;
 import java.util.Optional;

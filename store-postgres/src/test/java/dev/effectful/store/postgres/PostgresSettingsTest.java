@@ -1,6 +1,6 @@
 package dev.effectful.store.postgres;
 
-import dev.effectful.runtime.config.EffectfulConfig;
+import dev.effectful.core.config.EffectfulConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,6 @@
 package dev.effectful.instrumentation.langchain4j;
 
-import dev.effectful.runtime.log.AgentLog;
+import dev.effectful.core.log.AgentLog;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;

@@ -3,8 +3,8 @@ package dev.effectful.it.anthropic;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.it.anthropic.app.ClaudeApp;
 import dev.effectful.it.support.KeyedChargeScenario;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

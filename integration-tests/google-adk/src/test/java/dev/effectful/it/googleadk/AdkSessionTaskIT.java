@@ -3,7 +3,7 @@ package dev.effectful.it.googleadk;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.it.googleadk.app.AdkShopApp;
 import dev.effectful.it.support.FrameworkTaskScenario;
-import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.core.journal.JournalRecord;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -5,7 +5,7 @@ import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.it.kotlin.apps.FutureApp;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

@@ -3,7 +3,7 @@ package dev.effectful.it.kotlin;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

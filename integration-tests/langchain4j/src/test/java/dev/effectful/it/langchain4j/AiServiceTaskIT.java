@@ -4,7 +4,7 @@ import dev.effectful.agent.e2e.CliRun;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.it.langchain4j.app.AssistantApp;
 import dev.effectful.it.support.FrameworkTaskScenario;
-import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.core.journal.JournalRecord;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -4,10 +4,10 @@ import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.it.springai.app.SpringAiApp;
 import dev.effectful.it.support.LedgerForkTest;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.OutcomeWord;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.ProbeResult;
+import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.effectful.it.support;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
-import dev.effectful.runtime.journal.JournalRecord;
+import dev.effectful.core.journal.JournalRecord;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;

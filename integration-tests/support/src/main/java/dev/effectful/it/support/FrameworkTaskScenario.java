@@ -1,9 +1,9 @@
 package dev.effectful.it.support;
 
 import dev.effectful.agent.e2e.ForkedApp;
-import dev.effectful.runtime.journal.JournalRecord;
-import dev.effectful.runtime.journal.ProbeResult;
-import dev.effectful.runtime.journal.RecordType;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.ProbeResult;
+import dev.effectful.core.journal.RecordType;
 
 import java.io.IOException;
 import java.time.Duration;

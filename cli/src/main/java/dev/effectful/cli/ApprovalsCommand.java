@@ -1,0 +1,138 @@
+package dev.effectful.cli;
+
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.reentry.StoreUnavailableException;
+import dev.effectful.core.store.StoreView;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code journal approvals}: the intents waiting for a person's approval, oldest first, each with what
+ * the person needs to decide: task, actor, tool, kind, age and the arguments as the request journaled them
+ * ({@code @Redact} values only as their fingerprints: the journal never held more).
+ */
+@Command(name = "approvals", mixinStandardHelpOptions = true,
+        description = {"Intents waiting for a person's approval: task, actor, tool, kind, age and the arguments as"
+                + " journaled (redacted ones as fingerprints). Approve with: journal approve KEY --note TEXT; deny"
+                + " with: journal deny KEY --note TEXT. Exit code 3 when any are waiting."})
+final class ApprovalsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    JournalCli cli;
+
+    /** A waiting approval with its request record (arguments and time). */
+    record Pending(JournalIntents.Intent intent, JournalRecord request) {
+    }
+
+    @Override
+    public Integer call() throws CliException {
+        if (cli.sharedStore()) {
+            return shared();
+        }
+        List<Pending> rows = new ArrayList<>();
+        JournalReader.Report report;
+        try (JournalReader reader = cli.openReader()) {
+            JournalIntents table = JournalIntents.forJournal(reader);
+            report = reader.scanSummaries(table::accept);
+            rows = pending(reader, table);
+        }
+        if (cli.json) {
+            for (Pending p : rows) {
+                cli.out.println(json(p));
+            }
+        } else if (rows.isEmpty()) {
+            cli.out.println("no intents wait for approval in " + cli.journalDir());
+        } else {
+            table(rows).print(cli.out, cli.style);
+            cli.out.println();
+            cli.out.println("Decide each, with a note saying why (the journal keeps who, when and why):");
+            cli.out.println("  journal approve KEY --note TEXT   (the next call of that intent runs its body once)");
+            cli.out.println("  journal deny KEY --note TEXT      (every call of that intent is refused for good)");
+        }
+        int code = cli.warn(report);
+        return rows.isEmpty() ? code : JournalCli.UNRESOLVED;
+    }
+
+    /** The intents awaiting approval with their request record, journal order. */
+    static List<Pending> pending(JournalReader reader, JournalIntents table) {
+        List<Pending> rows = new ArrayList<>();
+        for (JournalIntents.Intent i : table.awaitingApproval()) {
+            rows.add(new Pending(i, i.intentIndex() < 0 ? null : reader.read(i.intentIndex()).orElse(null)));
+        }
+        return rows;
+    }
+
+    Table table(List<Pending> rows) {
+        Table t = new Table("TASK", "ACTOR", "CALL", "KIND", "KEY", "AGE>", "REQUESTED", "ARGS");
+        for (Pending p : rows) {
+            JournalIntents.Intent i = p.intent();
+            long started = p.request() == null ? 0 : p.request().started();
+            t.row(i.task(), i.actor(), i.call(), i.kind(), i.key(),
+                    started > 0 ? Times.duration(cli.now() - started) : null, Times.human(started, cli.zone),
+                    p.request() == null ? null : Json.compact(p.request().args(), 80));
+        }
+        return t;
+    }
+
+    private String json(Pending p) {
+        JournalIntents.Intent i = p.intent();
+        JournalRecord r = p.request();
+        return Json.line(g -> {
+            Json.str(g, "task", i.task());
+            Json.str(g, "actor", i.actor());
+            Json.str(g, "call", i.call());
+            Json.str(g, "kind", i.kind());
+            g.writeStringField("intent_key", i.key());
+            g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
+            if (r != null && r.started() > 0) {
+                g.writeStringField("requested", Times.iso(r.started(), cli.zone));
+                g.writeNumberField("age_s", Math.max(0, (cli.now() - r.started()) / 1000));
+            }
+            if (r != null) {
+                Json.embedded(g, "args", r.args());
+            }
+        });
+    }
+
+    /** {@code --store postgres}: the fleet's waiting approvals, from the shared store (arguments stay in each host's journal). */
+    private int shared() throws CliException {
+        try (StoreView view = SharedStoreView.open(cli.store)) {
+            List<StoreView.PendingApproval> rows = view.approvals();
+            Table t = new Table("TASK", "CALL", "KIND", "KEY", "HOST", "AGE>", "REQUESTED");
+            for (StoreView.PendingApproval a : rows) {
+                long at = a.requested().toEpochMilli();
+                if (cli.json) {
+                    cli.out.println(Json.line(g -> {
+                        Json.str(g, "task", a.task());
+                        Json.str(g, "call", a.call());
+                        Json.str(g, "kind", a.kind());
+                        g.writeStringField("intent_key", a.intentKey());
+                        g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
+                        Json.str(g, "host", a.host());
+                        g.writeStringField("requested", Times.iso(at, cli.zone));
+                        g.writeNumberField("age_s", Math.max(0, (cli.now() - at) / 1000));
+                    }));
+                } else {
+                    t.row(a.task(), a.call(), a.kind(), a.intentKey(), a.host(), Times.duration(cli.now() - at),
+                            Times.human(at, cli.zone));
+                }
+            }
+            if (!cli.json) {
+                if (rows.isEmpty()) {
+                    cli.out.println("no intents wait for approval in the shared store");
+                } else {
+                    t.print(cli.out, cli.style);
+                }
+            }
+            return rows.isEmpty() ? JournalCli.OK : JournalCli.UNRESOLVED;
+        } catch (StoreUnavailableException e) {
+            throw new CliException(JournalCli.USAGE, "shared store unavailable: " + e.getMessage());
+        } catch (UnsupportedOperationException e) {
+            throw new CliException(JournalCli.USAGE, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.effectful.core.journal;
+
+import java.util.Locale;
+
+/**
+ * The effect kind of a call as the journal records it: what the tool declared (`EffectKind`; docs/API.md).
+ *
+ * <p>Inside the process this enum is the value; on disk it is {@link #word()}, exactly the word
+ * journals have always carried. Only the codecs ({@link RecordCodec}, the index snapshot) turn a
+ * word back into a constant, with {@link #fromWord}. The CLI loads this class without the API's
+ * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
+ */
+public enum Kind {
+    // (code on disk, whether a repeat is harmless, whether it always runs); a code is part of the journal
+    // format: never renumbered. Every rule is a constructor argument, so a kind cannot be added without them.
+    READ(1, true, true), IDEMPOTENT(2, true, false), CREATE(3, false, false), SEND(4, false, false),
+    MONEY(5, false, false), DESTRUCTIVE(6, false, false);
+
+    /** Running the body again changes nothing by itself (see {@link #repeatIsHarmless()}). */
+    private final boolean repeatIsHarmless;
+
+    /** It has no effect at all (see {@link #alwaysRuns()}). */
+    private final boolean alwaysRuns;
+
+    /** The word on disk, computed once: a record is written on every call. */
+    private final String word = name().toLowerCase(Locale.ROOT);
+
+    private static final Kind[] VALUES = values();
+
+    private final int code;
+
+    Kind(int code, boolean repeatIsHarmless, boolean alwaysRuns) {
+        this.code = code;
+        this.repeatIsHarmless = repeatIsHarmless;
+        this.alwaysRuns = alwaysRuns;
+    }
+
+    /**
+     * Whether a call of this kind has no effect to guard, so it always runs: never answered from an
+     * earlier call, run (unjournaled) even when the journal cannot take its records, and a failure nobody
+     * classified is retryable with effect no, since nothing could have landed. The engine, the classifier,
+     * the weaver, the agent's fallback without an engine and the test kit all ask this (by the constant's
+     * name, {@link #alwaysRuns(String)}, where they hold the API's {@code EffectKind}); none compares kinds itself.
+     */
+    public boolean alwaysRuns() {
+        return alwaysRuns;
+    }
+
+    /**
+     * {@link #alwaysRuns()} of the kind whose constant is named {@code constantName} ({@code "READ"}): the
+     * API's {@code EffectKind.name()}, an annotation's value read from a class file, or an application's own
+     * copy of the API seen through reflection, none of which is this enum. False for null or a name this
+     * reader does not know. Compares names without allocating: the engine asks on every failed call.
+     */
+    public static boolean alwaysRuns(String constantName) {
+        for (Kind k : VALUES) {
+            if (k.name().equals(constantName)) {
+                return k.alwaysRuns;
+            }
+        }
+        return false;
+    }
+
+    /** The one-byte code written for this kind (see {@code Codes}). */
+    public int code() {
+        return code;
+    }
+
+    /**
+     * Whether a repeat of the body changes nothing, so an attempt whose outcome is unknown may run again
+     * without a probe or a person. The engine's re-entry table, the CLI's "settles by itself" column and
+     * the test kit's audit all ask this; none keeps its own list.
+     */
+    public boolean repeatIsHarmless() {
+        return repeatIsHarmless;
+    }
+
+    /**
+     * Whether an attempt of this kind whose outcome is unknown may simply run again: its repeat is
+     * harmless, or it carries a key the receiver deduplicates on.
+     *
+     * @param keyed the tool declares {@code keyable = true} (the user's promise), or a covered client was seen
+     *              sending the unknown attempt's key ({@code key_sent})
+     */
+    public boolean runsAgainAfterUnknown(boolean keyed) {
+        return repeatIsHarmless || keyed;
+    }
+
+    /** Whether the next call settles an unknown outcome without a person: it probes first, or runs again. */
+    public boolean settlesByItself(boolean keyed, boolean hasProbe) {
+        return hasProbe || runsAgainAfterUnknown(keyed);
+    }
+
+    /** The lower-case word written in the journal and shown by the CLI. */
+    public String word() {
+        return word;
+    }
+
+    /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
+    public static Kind fromWord(String word) {
+        if (word == null) {
+            return null;
+        }
+        for (Kind v : VALUES) {
+            if (v.word().equals(word)) {
+                return v;
+            }
+        }
+        return null;
+    }
+}
