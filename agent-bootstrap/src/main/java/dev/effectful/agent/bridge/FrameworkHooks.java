@@ -87,6 +87,19 @@ public interface FrameworkHooks {
     void sameTransportCaller(Object from, Object to);
 
     /**
+     * A server registers a tool (an MCP tool specification being built): the tool's description with the
+     * hints of the guarded tool of that name added ({@code effectful.mcp.hints}), as a new object of the
+     * same class; {@code tool} itself when no guarded tool has that name, when hints are off, or when the
+     * rewrite fails (the tool is then listed as its author wrote it).
+     *
+     * @param library the protocol ({@code "mcp"})
+     * @param tool    the library's tool description ({@code McpSchema.Tool})
+     */
+    default Object hintedTool(String library, Object tool) {
+        return tool;
+    }
+
+    /**
      * The key header for an HTTP request being sent on this thread now: {@code {name, value}} when the
      * attempt running here is of a tool with {@code @EffectfulTool(keyHeader = ...)} (the value is the
      * intent key, or the batch item's key), else null. The advice adds it unless the request has that

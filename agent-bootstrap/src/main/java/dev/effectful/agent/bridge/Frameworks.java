@@ -76,6 +76,12 @@ public final class Frameworks {
         }
     }
 
+    /** See {@link FrameworkHooks#hintedTool}; {@code tool} itself when the agent is not running. */
+    public static Object hintedTool(String library, Object tool) {
+        FrameworkHooks h = hooks;
+        return h == null || tool == null ? tool : h.hintedTool(library, tool);
+    }
+
     /** See {@link FrameworkHooks#closeTask}. */
     public static void closeTask(Object token) {
         FrameworkHooks h = hooks;

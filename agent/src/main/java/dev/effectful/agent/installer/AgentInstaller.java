@@ -5,6 +5,7 @@ import dev.effectful.agent.bridge.Frameworks;
 import dev.effectful.agent.bridge.LoadingHooks;
 import dev.effectful.agent.integration.FrameworkTasks;
 import dev.effectful.agent.integration.Instrumentations;
+import dev.effectful.agent.integration.McpToolHints;
 import dev.effectful.core.config.EffectfulConfig;
 import dev.effectful.core.journal.JournalFiles;
 import dev.effectful.core.journal.JournalProblem;
@@ -45,7 +46,8 @@ public final class AgentInstaller {
             starter = EngineStarter.refusing(new JournalProblem(JournalProblem.Cause.MISCONFIGURED, summary));
         }
         Bridge.install(new EngineDispatcher(starter));
-        Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask()));
+        Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask(),
+                new McpToolHints(config.mcpHints(), new DeclaredTools(Weavers.supertypes()))));
         ClassLoader own = AgentInstaller.class.getClassLoader();
         Instrumentations libraries = Instrumentations.load(own);
         JdkHookInstall hooks = new JdkHookInstall(inst, own);

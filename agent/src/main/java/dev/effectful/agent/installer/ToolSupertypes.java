@@ -49,6 +49,11 @@ final class ToolSupertypes {
         }
     }
 
+    /** Every tool-declaring type seen so far, by internal name, with its class file ({@link DeclaredTools} reads them). */
+    void forEachToolType(java.util.function.BiConsumer<String, byte[]> action) {
+        toolTypes.forEach(action);
+    }
+
     /** The class file of a tool-declaring type seen earlier, for types no loader serves as a resource. */
     Optional<byte[]> toolType(String internalName) {
         return Optional.ofNullable(toolTypes.get(internalName));

@@ -22,6 +22,7 @@ public final class FrameworkTasks implements FrameworkHooks {
     private final Duration budget;
     private final RemoteTaskBinding remote;
     private final OwnedTasks owned = new OwnedTasks();
+    private final McpToolHints hints;
 
     /** @param budget the budget of a task opened here ({@code effectful.task.budget}) */
     public FrameworkTasks(Duration budget) {
@@ -34,8 +35,24 @@ public final class FrameworkTasks implements FrameworkHooks {
      * @param trust  whose task entries a remote tool request is believed with ({@code effectful.mcp.trust_task})
      */
     public FrameworkTasks(Duration budget, TrustTask trust) {
+        this(budget, trust, new McpToolHints(false, name -> java.util.List.of()));
+    }
+
+    /**
+     * @param budget the budget of a task opened here ({@code effectful.task.budget}), also the most a
+     *               remote caller's task may lend
+     * @param trust  whose task entries a remote tool request is believed with ({@code effectful.mcp.trust_task})
+     * @param hints  the hints an MCP server's tools are listed with ({@code effectful.mcp.hints})
+     */
+    public FrameworkTasks(Duration budget, TrustTask trust, McpToolHints hints) {
         this.budget = budget;
         this.remote = new RemoteTaskBinding(budget, trust);
+        this.hints = hints;
+    }
+
+    @Override
+    public Object hintedTool(String library, Object tool) {
+        return hints.hinted(tool); // never throws: a failure lists the tool as its author wrote it
     }
 
     @Override

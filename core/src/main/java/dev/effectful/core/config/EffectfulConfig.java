@@ -39,7 +39,7 @@ import java.util.function.UnaryOperator;
 public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Failure failure,
                               Optional<Path> classifierFile, LogLevel logLevel, String rollCycle,
                               long journalReserveBytes, Store store, Duration taskBudget, TrustTask mcpTrustTask,
-                              Approvals approvals, HeldMessage heldMessage) {
+                              boolean mcpHints, Approvals approvals, HeldMessage heldMessage) {
 
     /** The default of {@link #TASK_BUDGET}. */
     public static final Duration DEFAULT_TASK_BUDGET = Duration.ofMinutes(5);
@@ -65,6 +65,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
         private Store store = Store.LOCAL;
         private Duration taskBudget = DEFAULT_TASK_BUDGET;
         private TrustTask mcpTrustTask = TrustTask.LOOPBACK;
+        private boolean mcpHints = true;
         private HeldMessage heldMessage = HeldMessage.SHORT;
         private Approvals approvals = Approvals.NONE;
 
@@ -132,6 +133,12 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
             return this;
         }
 
+        /** {@link #MCP_HINTS}. */
+        public Builder mcpHints(boolean v) {
+            mcpHints = v;
+            return this;
+        }
+
         /** {@link #HELD_MESSAGE}. */
         public Builder heldMessage(HeldMessage v) {
             heldMessage = v;
@@ -146,7 +153,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
 
         public EffectfulConfig build() {
             return new EffectfulConfig(journalDir, sync, retention, failure, classifierFile, logLevel, rollCycle,
-                    journalReserveBytes, store, taskBudget, mcpTrustTask, approvals, heldMessage);
+                    journalReserveBytes, store, taskBudget, mcpTrustTask, mcpHints, approvals, heldMessage);
         }
     }
 
@@ -190,6 +197,13 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     public static final String MCP_TRUST_TASK = "effectful.mcp.trust_task";
 
     /**
+     * Whether an MCP server's {@code tools/list} carries the hints of each guarded tool's declared kind
+     * ({@code readOnlyHint}, {@code destructiveHint}, {@code idempotentHint}, {@code openWorldHint}):
+     * {@code true} (default) or {@code false} (tools are listed as their author wrote them).
+     */
+    public static final String MCP_HINTS = "effectful.mcp.hints";
+
+    /**
      * Tools whose new intents a person approves before they run, besides those declaring
      * {@code approval = Approval.REQUIRED}: a comma-separated list of tool names (verbs) and kinds,
      * e.g. {@code money,delete_account} (in the agent argument, whose pairs commas separate:
@@ -212,7 +226,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
 
     /** The configuration's own keys, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
     public static final List<String> KEYS = List.of(JOURNAL_DIR, SYNC, RETENTION, FAILURE, CLASSIFIER_FILE, LOG_LEVEL,
-            ROLL_CYCLE, JOURNAL_RESERVE, STORE, TASK_BUDGET, MCP_TRUST_TASK, APPROVAL, APPROVAL_TIMEOUT, HELD_MESSAGE);
+            ROLL_CYCLE, JOURNAL_RESERVE, STORE, TASK_BUDGET, MCP_TRUST_TASK, MCP_HINTS, APPROVAL, APPROVAL_TIMEOUT, HELD_MESSAGE);
 
     /**
      * Every key: the configuration's own and every store's in this build ({@code effectful.store.*}, named by
@@ -420,6 +434,7 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 store(src, v),
                 v.get(TASK_BUDGET, s -> parseDuration(TASK_BUDGET, s), DEFAULT_TASK_BUDGET),
                 v.get(MCP_TRUST_TASK, s -> parseEnum(TrustTask.class, MCP_TRUST_TASK, s), TrustTask.LOOPBACK),
+                v.get(MCP_HINTS, s -> parseBoolean(MCP_HINTS, s), true),
                 new Approvals(v.get(APPROVAL, s -> parseNames(APPROVAL, s), Set.of()),
                         v.get(APPROVAL_TIMEOUT, s -> parseDuration(APPROVAL_TIMEOUT, s), Approvals.NONE.timeout())),
                 v.get(HELD_MESSAGE, s -> parseEnum(HeldMessage.class, HELD_MESSAGE, s), HeldMessage.SHORT));
@@ -696,6 +711,11 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     private static <E extends Enum<E>> E parseEnum(Class<E> type, String key, String v) {
         List<String> words = Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT)).toList();
         return Enum.valueOf(type, parseWord(key, v, words).toUpperCase(Locale.ROOT));
+    }
+
+    /** {@code true} or {@code false} (case-insensitive), or an error naming them. */
+    private static boolean parseBoolean(String key, String v) {
+        return Boolean.parseBoolean(parseWord(key, v, List.of("true", "false")));
     }
 
     /** One of {@code allowed} (case-insensitive), or an error naming them and the nearest. */

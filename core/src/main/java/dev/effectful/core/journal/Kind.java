@@ -11,16 +11,20 @@ import java.util.Locale;
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
 public enum Kind {
-    // (code on disk, whether a repeat is harmless, whether it always runs); a code is part of the journal
-    // format: never renumbered. Every rule is a constructor argument, so a kind cannot be added without them.
-    READ(1, true, true), IDEMPOTENT(2, true, false), CREATE(3, false, false), SEND(4, false, false),
-    MONEY(5, false, false), DESTRUCTIVE(6, false, false);
+    // (code on disk, whether a repeat is harmless, whether it always runs, whether it destroys); a code is part
+    // of the journal format: never renumbered. Every rule is a constructor argument, so a kind cannot be added
+    // without them.
+    READ(1, true, true, false), IDEMPOTENT(2, true, false, false), CREATE(3, false, false, false),
+    SEND(4, false, false, false), MONEY(5, false, false, true), DESTRUCTIVE(6, false, false, true);
 
     /** Running the body again changes nothing by itself (see {@link #repeatIsHarmless()}). */
     private final boolean repeatIsHarmless;
 
     /** It has no effect at all (see {@link #alwaysRuns()}). */
     private final boolean alwaysRuns;
+
+    /** Its effect may change or remove what was there, not only add to it (see {@link #destroys()}). */
+    private final boolean destroys;
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
@@ -29,10 +33,40 @@ public enum Kind {
 
     private final int code;
 
-    Kind(int code, boolean repeatIsHarmless, boolean alwaysRuns) {
+    Kind(int code, boolean repeatIsHarmless, boolean alwaysRuns, boolean destroys) {
         this.code = code;
         this.repeatIsHarmless = repeatIsHarmless;
         this.alwaysRuns = alwaysRuns;
+        this.destroys = destroys;
+    }
+
+    /**
+     * Whether its effect may change or remove what was there (money moved, a thing deleted or cancelled),
+     * rather than only add something new (a record created, a message sent) or set a state a repeat sets
+     * again. What a tool listing tells a client about a tool of this kind ({@link #toolHints()}).
+     */
+    public boolean destroys() {
+        return destroys;
+    }
+
+    /**
+     * What a tool of this kind is, in the words of a tool listing's hints (MCP's tool annotations): derived
+     * from the kind's rules alone, so a new kind has its hints as soon as it has its rules. A kind that always
+     * runs has no effect: read-only, and the other two hints say nothing about it (null: no claim). Every other
+     * kind is not read-only, destructive when it {@link #destroys()}, idempotent when its repeat is harmless.
+     */
+    public ToolHints toolHints() {
+        return alwaysRuns ? new ToolHints(true, null, null) : new ToolHints(false, destroys, repeatIsHarmless);
+    }
+
+    /**
+     * The hints a tool listing gives for a kind; null is no claim (the author's own value, if any, stands).
+     *
+     * @param readOnly    the tool changes nothing
+     * @param destructive the tool may change or remove what was there, not only add
+     * @param idempotent  calling it again with the same arguments changes nothing more
+     */
+    public record ToolHints(Boolean readOnly, Boolean destructive, Boolean idempotent) {
     }
 
     /**

@@ -156,6 +156,22 @@ class ConfigFailClosedTest {
     }
 
     @Test
+    void mcpHintsAreOnByDefaultOffWithFalseAndAnythingElseFailsClosed() {
+        assertThat(read("journal=/x").config().mcpHints()).isTrue();
+        assertThat(read("journal=/x,mcp.hints=false").config().mcpHints()).isFalse();
+        Properties sys = new Properties();
+        sys.setProperty(EffectfulConfig.MCP_HINTS, "FALSE");
+        EffectfulConfig.Loaded fromProperty = EffectfulConfig.read(null, sys, Map.of());
+        assertThat(fromProperty.warnings()).isEmpty();
+        assertThat(fromProperty.config().mcpHints()).isFalse();
+        assertThat(EffectfulConfig.read(null, new Properties(), Map.of("EFFECTFUL_MCP_HINTS", "false")).config().mcpHints())
+                .isFalse();
+        EffectfulConfig.Loaded typo = read("journal=/x,mcp.hints=off");
+        assertThat(typo.valid()).isFalse();
+        assertThat(typo.errorSummary()).contains("effectful.mcp.hints=off").contains("true, false");
+    }
+
+    @Test
     void nearestIsByEditDistanceWithSwapsCountingOne() {
         assertThat(EffectfulConfig.distance("sycn", "sync")).isEqualTo(1);
         assertThat(EffectfulConfig.distance("jurnal", "journal")).isEqualTo(1);

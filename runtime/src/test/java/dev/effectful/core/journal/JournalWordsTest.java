@@ -129,9 +129,26 @@ class JournalWordsTest {
             assertThat(!k.alwaysRuns() || k.repeatIsHarmless()).as("%s: what always runs repeats harmlessly", k).isTrue();
         }
         assertThat(Kind.alwaysRuns(null)).isFalse();
+        assertThat(Kind.values()).filteredOn(Kind::destroys).containsExactly(Kind.MONEY, Kind.DESTRUCTIVE);
         assertThat(Kind.alwaysRuns("read")).as("a constant's name, not the word on disk").isFalse();
         for (EffectKind k : EffectKind.values()) {
             assertThat(Kind.alwaysRuns(k.name())).as("%s", k).isEqualTo(k == EffectKind.READ);
+        }
+    }
+
+    /** The tool listing's hints of every kind, the table docs/FRAMEWORKS.md gives (MCP tool annotations). */
+    @Test
+    void everyKindHasItsToolHints() {
+        // kind -> {readOnlyHint, destructiveHint, idempotentHint}; null: no claim
+        Map<Kind, Kind.ToolHints> hints = new EnumMap<>(Kind.class);
+        hints.put(Kind.READ, new Kind.ToolHints(true, null, null));
+        hints.put(Kind.IDEMPOTENT, new Kind.ToolHints(false, false, true));
+        hints.put(Kind.CREATE, new Kind.ToolHints(false, false, false));
+        hints.put(Kind.SEND, new Kind.ToolHints(false, false, false));
+        hints.put(Kind.MONEY, new Kind.ToolHints(false, true, false));
+        hints.put(Kind.DESTRUCTIVE, new Kind.ToolHints(false, true, false));
+        for (Kind k : Kind.values()) {
+            assertThat(k.toolHints()).as("%s", k).isEqualTo(hints.get(k));
         }
     }
 

@@ -3,6 +3,8 @@ package dev.effectful.instrumentation.mcp;
 import dev.effectful.instrumentation.api.LibraryInstrumentation;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
 
 import java.util.List;
 import java.util.Map;
@@ -16,14 +18,15 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
- * The MCP Java SDK ({@code io.modelcontextprotocol.sdk:mcp} 2.x): the task travels with
- * {@code tools/call}.
+ * The MCP Java SDK ({@code io.modelcontextprotocol.sdk:mcp} 1.x and 2.x): the task travels with
+ * {@code tools/call}, and {@code tools/list} carries each guarded tool's hints from its declared kind.
  * <ul>
  *   <li>Client: {@code McpAsyncClient.callTool(CallToolRequest)}, which the synchronous client calls on
  *       the caller's thread, adds the current task's entry to the request's {@code _meta}
  *       ({@link CallToolAdvice}).</li>
  *   <li>Server: each tool specification's call handler is wrapped when the specification is built
- *       ({@link ToolHandlerAdvice}); the wrapper binds the request's task around the handler.</li>
+ *       ({@link ToolHandlerAdvice}); the wrapper binds the request's task around the handler. The
+ *       specification's tool is replaced by the same tool with the hints of its kind ({@link ToolHintsAdvice}).</li>
  *   <li>Who calls: the stdio transport's inbound loop and the servlet transports' {@code doPost}
  *       announce the caller (stdio; the principal and peer address), the exchange made for the request
  *       is tagged with it ({@link ExchangeAdvice}).</li>
@@ -36,6 +39,9 @@ public final class McpInstrumentation implements LibraryInstrumentation {
     static final String LIBRARY = "mcp";
     private static final String CLIENT = "io/modelcontextprotocol/client/McpAsyncClient";
     private static final String REQUEST = "io.modelcontextprotocol.spec.McpSchema$CallToolRequest";
+    private static final String TOOL = "io.modelcontextprotocol.spec.McpSchema$Tool";
+    private static final ElementMatcher.Junction<MethodDescription> SPECIFICATION_CONSTRUCTOR =
+            isConstructor().and(takesArguments(2)).and(takesArgument(1, BiFunction.class));
     private static final List<String> SPECIFICATIONS = List.of(
             "io/modelcontextprotocol/server/McpServerFeatures$SyncToolSpecification",
             "io/modelcontextprotocol/server/McpServerFeatures$AsyncToolSpecification",
@@ -68,21 +74,22 @@ public final class McpInstrumentation implements LibraryInstrumentation {
         if (kind == null) {
             return List.of();
         }
-        return List.of(switch (kind) {
-            case CLIENT -> Advice.to(CallToolAdvice.class)
-                    .on(named("callTool").and(takesArguments(1)).and(takesArgument(0, named(REQUEST))));
-            case SPECIFICATION -> Advice.to(ToolHandlerAdvice.class)
-                    .on(isConstructor().and(takesArguments(2)).and(takesArgument(1, BiFunction.class)));
-            case ASYNC_EXCHANGE -> Advice.to(ExchangeAdvice.Async.class).on(isConstructor());
-            case SYNC_EXCHANGE -> Advice.to(ExchangeAdvice.Sync.class)
+        return switch (kind) {
+            case CLIENT -> List.of(Advice.to(CallToolAdvice.class)
+                    .on(named("callTool").and(takesArguments(1)).and(takesArgument(0, named(REQUEST)))));
+            // two pieces of advice on one constructor: the handler runs in the caller's task, the tool is hinted
+            case SPECIFICATION -> List.of(Advice.to(ToolHandlerAdvice.class).on(SPECIFICATION_CONSTRUCTOR),
+                    Advice.to(ToolHintsAdvice.class).on(SPECIFICATION_CONSTRUCTOR.and(takesArgument(0, named(TOOL)))));
+            case ASYNC_EXCHANGE -> List.of(Advice.to(ExchangeAdvice.Async.class).on(isConstructor()));
+            case SYNC_EXCHANGE -> List.of(Advice.to(ExchangeAdvice.Sync.class)
                     .on(isConstructor().and(takesArguments(1))
-                            .and(takesArgument(0, named("io.modelcontextprotocol.server.McpAsyncServerExchange"))));
-            case SERVLET -> Advice.to(ServletCallerAdvice.class)
+                            .and(takesArgument(0, named("io.modelcontextprotocol.server.McpAsyncServerExchange")))));
+            case SERVLET -> List.of(Advice.to(ServletCallerAdvice.class)
                     .on(named("doPost").and(takesArguments(2))
-                            .and(takesArgument(0, named("jakarta.servlet.http.HttpServletRequest"))));
-            case STDIO -> new SyntheticMethods(Advice.to(StdioCallerAdvice.class)
-                    .on(nameStartsWith("lambda$startInboundProcessing$").and(takesArguments(0))));
-        });
+                            .and(takesArgument(0, named("jakarta.servlet.http.HttpServletRequest")))));
+            case STDIO -> List.of(new SyntheticMethods(Advice.to(StdioCallerAdvice.class)
+                    .on(nameStartsWith("lambda$startInboundProcessing$").and(takesArguments(0)))));
+        };
     }
 
     private static Map<String, Kind> kinds() {

@@ -21,6 +21,8 @@ import java.util.Map;
  * with rephrased arguments (a scripted loop stands in for the model). Prints {@code RESULT name text}
  * (the tool's text, with {@code error:} in front when the server answered isError).
  *
+ * Scenario {@code list} prints {@code RESULT tool hints} for each tool the server lists instead ({@link #hints}).
+ *
  * <p>Arguments: URL SCENARIO TASK_ID BUDGET_MS [USER]; USER is sent as {@code X-Test-User}, which the
  * server's stand-in authentication turns into the request's principal; {@code -Dit.header=NAME: VALUE} adds
  * that header to every request (a proxy's {@code X-Forwarded-For}). URL {@code stdio} starts
@@ -53,6 +55,14 @@ public final class McpClientApp {
                 .build();
         try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120)).build()) {
             client.initialize();
+            if (scenario.equals("list")) {
+                // what a host shows its user before a call: each tool's annotations, as the server listed them
+                for (McpSchema.Tool tool : client.listTools().tools()) {
+                    System.out.println("RESULT " + tool.name() + " " + hints(tool.annotations()));
+                }
+                System.out.flush();
+                return;
+            }
             try (Task task = Task.open(taskId, "client-side-actor", budget)) {
                 switch (scenario) {
                     case "rephrased" -> {
@@ -94,6 +104,12 @@ public final class McpClientApp {
         jvm.addAll(List.of("-cp", System.getProperty("java.class.path"), StdioServerApp.class.getName()));
         ServerParameters server = ServerParameters.builder(java).args(jvm).build();
         return new StdioClientTransport(server, McpJsonDefaults.getMapper());
+    }
+
+    /** {@code title=.. readOnly=.. destructive=.. idempotent=.. openWorld=..}; {@code none} when the tool has no annotations. */
+    static String hints(McpSchema.ToolAnnotations a) {
+        return a == null ? "none" : "title=" + a.title() + " readOnly=" + a.readOnlyHint() + " destructive="
+                + a.destructiveHint() + " idempotent=" + a.idempotentHint() + " openWorld=" + a.openWorldHint();
     }
 
     private static McpSchema.CallToolRequest request(String tool, Map<String, Object> args, Map<String, Object> meta) {

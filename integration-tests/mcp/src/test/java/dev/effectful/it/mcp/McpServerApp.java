@@ -31,6 +31,7 @@ import java.util.concurrent.Callable;
  * embedded Tomcat on loopback, synchronous tool specifications whose handlers call the guarded
  * {@link ServerTools}. A filter stands in for the application's authentication: a request with
  * {@code X-Test-User: NAME} has the user principal NAME. Prints {@code RESULT port N} when listening.
+ * {@code -Dit.tools=hints} serves {@link HintTools} instead.
  */
 public final class McpServerApp {
 
@@ -42,7 +43,8 @@ public final class McpServerApp {
         McpServer.sync(transport)
                 .serverInfo("effectful-it", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(specifications(new ServerTools()))
+                .tools("hints".equals(System.getProperty("it.tools"))
+                        ? HintTools.specifications(new HintTools()) : specifications(new ServerTools()))
                 .build();
 
         Path base = Files.createTempDirectory("tomcat");
