@@ -160,6 +160,22 @@ public final class JournalAccess {
         return journal;
     }
 
+    /**
+     * Why a new intent would be refused now (the journal could not be opened, its directory is read-only,
+     * the disk is down to its reserve), or empty: for a health check, read without writing anything.
+     */
+    public Optional<String> problem() {
+        if (journal == null) {
+            return Optional.of("journal unavailable: " + unavailable.message());
+        }
+        return health == null ? Optional.empty() : health.currentProblem();
+    }
+
+    /** Bytes the journal's disk can take before new intents are refused; -1 when not known. */
+    public long bytesBeforeRefusal() {
+        return health == null ? -1 : health.bytesBeforeRefusal();
+    }
+
     public boolean available() {
         return journal != null;
     }
