@@ -3,6 +3,7 @@ package dev.effectful.agent.installer;
 import dev.effectful.agent.bridge.Bridge;
 import dev.effectful.agent.bridge.Frameworks;
 import dev.effectful.agent.bridge.LoadingHooks;
+import dev.effectful.agent.bridge.StatusReport;
 import dev.effectful.agent.integration.FrameworkTasks;
 import dev.effectful.agent.integration.Instrumentations;
 import dev.effectful.agent.integration.McpToolHints;
@@ -46,6 +47,7 @@ public final class AgentInstaller {
             starter = EngineStarter.refusing(new JournalProblem(JournalProblem.Cause.MISCONFIGURED, summary));
         }
         Bridge.install(new EngineDispatcher(starter));
+        StatusReport.install(new StatusSource(starter));
         Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask(),
                 new McpToolHints(config.mcpHints(), new DeclaredTools(Weavers.supertypes()))));
         ClassLoader own = AgentInstaller.class.getClassLoader();

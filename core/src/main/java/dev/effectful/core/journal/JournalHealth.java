@@ -78,18 +78,7 @@ public final class JournalHealth {
 
     /** Why a new intent of {@code recordBytes} (see {@link #bytesOf}) must not be written now, or empty. */
     public Optional<String> problem(long recordBytes) {
-        long now = clock.getAsLong();
-        if (!checkedOnce || now - checkedAt >= refreshNanos) {
-            synchronized (this) {
-                if (!checkedOnce || now - checkedAt >= refreshNanos) {
-                    writeProblem = probeWritable();
-                    allowance.set(-1); // the free space is read again below, for what others wrote meanwhile
-                    checkedAt = clock.getAsLong();
-                    checkedOnce = true;
-                }
-            }
-        }
-        Optional<String> w = writeProblem;
+        Optional<String> w = problemFromProbe();
         if (w.isPresent()) {
             return w;
         }
@@ -116,6 +105,55 @@ public final class JournalHealth {
                     + " bytes would leave less than the " + reserveBytes + " effectful keeps in reserve; set"
                     + " effectful.journal.reserve to change it)");
         }
+    }
+
+    /**
+     * What a health check reads: why a new intent would be refused now, or empty. Unlike {@link #problem(long)}
+     * it takes nothing from the allowance; it reads the free space itself (statvfs), so it is for an
+     * occasional reader, not for each call.
+     */
+    public Optional<String> currentProblem() {
+        Optional<String> w = problemFromProbe();
+        if (w.isPresent()) {
+            return w;
+        }
+        long left = bytesBeforeRefusal();
+        if (left == 0) {
+            return Optional.of("disk full (" + dir + " has no more than the " + reserveBytes + " bytes effectful keeps"
+                    + " in reserve; set effectful.journal.reserve to change it)");
+        }
+        return Optional.empty();
+    }
+
+    /** Bytes the disk can still take before the reserve is reached (0 when it is); -1 when the free space cannot be read. */
+    public long bytesBeforeRefusal() {
+        try {
+            long free = usableSpace != null ? usableSpace.getAsLong() : fileStore().getUsableSpace();
+            return Math.max(0, free - reserveBytes - RECORD_SLACK);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** The reserve this check keeps, in bytes ({@code effectful.journal.reserve}). */
+    public long reserveBytes() {
+        return reserveBytes;
+    }
+
+    /** The directory's writability, probed again when the last probe is older than the refresh interval. */
+    private Optional<String> problemFromProbe() {
+        long now = clock.getAsLong();
+        if (!checkedOnce || now - checkedAt >= refreshNanos) {
+            synchronized (this) {
+                if (!checkedOnce || now - checkedAt >= refreshNanos) {
+                    writeProblem = probeWritable();
+                    allowance.set(-1); // the free space is read again at the next intent, for what others wrote meanwhile
+                    checkedAt = clock.getAsLong();
+                    checkedOnce = true;
+                }
+            }
+        }
+        return writeProblem;
     }
 
     /** A record written without asking (the outcome of a call already running): taken from the allowance. */

@@ -58,6 +58,14 @@ public interface IntentStore {
         return -1;
     }
 
+    /**
+     * Why this store cannot be asked now (a shared store's database is unreachable), for a health check;
+     * empty when it can, or when this store cannot tell without a round trip of its own.
+     */
+    default Optional<String> problem() {
+        return Optional.empty();
+    }
+
     /** Named in refusals and logs: {@code local}, or the shared store and where it is. */
     default String describe() {
         return "local journal index";

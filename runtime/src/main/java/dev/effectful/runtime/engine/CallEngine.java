@@ -290,6 +290,11 @@ public final class CallEngine implements AutoCloseable {
         return store;
     }
 
+    /** The journal as a health check sees it: why new intents would be refused, and the room left. */
+    public JournalAccess journalAccess() {
+        return journal;
+    }
+
     public Journal journal() {
         return journal.journal();
     }

@@ -113,8 +113,11 @@ public final class JournalAccess {
         }
     }
 
-    /** How many records were appended and folded into the index since start. */
-    long foldedCount() {
+    /**
+     * How many records were appended and folded into the index since start: a status read that kept its
+     * answer knows from a change of this count that a call has written since.
+     */
+    public long foldedCount() {
         return folded.sum();
     }
 
@@ -158,6 +161,22 @@ public final class JournalAccess {
 
     Journal journal() {
         return journal;
+    }
+
+    /**
+     * Why a new intent would be refused now (the journal could not be opened, its directory is read-only,
+     * the disk is down to its reserve), or empty: for a health check, read without writing anything.
+     */
+    public Optional<String> problem() {
+        if (journal == null) {
+            return Optional.of("journal unavailable: " + unavailable.message());
+        }
+        return health == null ? Optional.empty() : health.currentProblem();
+    }
+
+    /** Bytes the journal's disk can take before new intents are refused; -1 when not known. */
+    public long bytesBeforeRefusal() {
+        return health == null ? -1 : health.bytesBeforeRefusal();
     }
 
     public boolean available() {

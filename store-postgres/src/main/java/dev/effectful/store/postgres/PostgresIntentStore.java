@@ -440,6 +440,26 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
         pending.add(new Write(r));
     }
 
+    /**
+     * For a health check: one round trip ({@code SELECT 1}) within the store's timeout; empty when it
+     * answered, else why not. The engine's own calls do not wait for it.
+     */
+    @Override
+    public Optional<String> problem() {
+        try {
+            withConnection(storeDeadline(), c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT 1")) {
+                    ps.setQueryTimeout((int) Math.max(1, TimeUnit.MILLISECONDS.toSeconds(timeoutMillis)));
+                    ps.executeQuery().close();
+                }
+                return null;
+            });
+            return Optional.empty();
+        } catch (SQLException | RuntimeException e) {
+            return Optional.of("unreachable: " + e.getMessage());
+        }
+    }
+
     private interface Work<T> {
         T run(Connection c) throws SQLException;
     }
