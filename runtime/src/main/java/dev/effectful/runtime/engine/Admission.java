@@ -337,8 +337,8 @@ final class Admission {
                 reenter(call, false); // the verdict stands in the index now: approved runs once, denied is refused
                 return;
             }
-            notAnswered = " (the MCP client's user was asked and gave no verdict: " + why + "; it waits for a person"
-                    + " at the console or the CLI)";
+            notAnswered = " (no verdict from the MCP client: " + why + "; it waits for a person at the console or"
+                    + " the CLI)";
         }
         AgentLog.info("effectful: " + call.tool.verb() + " (task " + call.task().id() + ", intent " + call.intentKey()
                 + ") waits for a person's approval" + notAnswered + "; approve with: " + hint.approveCommand(call.intentKey())
