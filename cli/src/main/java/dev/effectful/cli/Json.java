@@ -89,6 +89,7 @@ final class Json {
         str(g, "verdict", r.verdict());
         str(g, "by", r.by());
         str(g, "note", r.note());
+        str(g, "via", r.via());
     }
 
     static void str(JsonGenerator g, String field, String value) throws IOException {

@@ -51,6 +51,7 @@ final class RecordRows {
         }
         if (r.verdict() != null) {
             sb.append(r.verdict()).append(r.by() == null ? "" : " by " + r.by())
+                    .append(r.via() == null ? "" : " via " + r.via())
                     .append(r.note() == null ? "" : ": " + r.note()).append(' ');
         }
         if (r.args() != null) {

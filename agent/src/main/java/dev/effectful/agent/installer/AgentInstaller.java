@@ -6,6 +6,7 @@ import dev.effectful.agent.bridge.LoadingHooks;
 import dev.effectful.agent.bridge.StatusReport;
 import dev.effectful.agent.integration.FrameworkTasks;
 import dev.effectful.agent.integration.Instrumentations;
+import dev.effectful.agent.integration.McpElicitation;
 import dev.effectful.agent.integration.McpToolHints;
 import dev.effectful.core.config.EffectfulConfig;
 import dev.effectful.core.journal.JournalFiles;
@@ -49,7 +50,8 @@ public final class AgentInstaller {
         Bridge.install(new EngineDispatcher(starter));
         StatusReport.install(new StatusSource(starter));
         Frameworks.install(new FrameworkTasks(config.taskBudget(), config.mcpTrustTask(),
-                new McpToolHints(config.mcpHints(), new DeclaredTools(Weavers.supertypes()))));
+                new McpToolHints(config.mcpHints(), new DeclaredTools(Weavers.supertypes())),
+                new McpElicitation(config.approvals().elicit())));
         ClassLoader own = AgentInstaller.class.getClassLoader();
         Instrumentations libraries = Instrumentations.load(own);
         JdkHookInstall hooks = new JdkHookInstall(inst, own);

@@ -23,6 +23,7 @@ public final class FrameworkTasks implements FrameworkHooks {
     private final RemoteTaskBinding remote;
     private final OwnedTasks owned = new OwnedTasks();
     private final McpToolHints hints;
+    private final McpElicitation elicitation;
 
     /** @param budget the budget of a task opened here ({@code effectful.task.budget}) */
     public FrameworkTasks(Duration budget) {
@@ -45,9 +46,21 @@ public final class FrameworkTasks implements FrameworkHooks {
      * @param hints  the hints an MCP server's tools are listed with ({@code effectful.mcp.hints})
      */
     public FrameworkTasks(Duration budget, TrustTask trust, McpToolHints hints) {
+        this(budget, trust, hints, new McpElicitation(false));
+    }
+
+    /**
+     * @param budget      the budget of a task opened here ({@code effectful.task.budget}), also the most a
+     *                    remote caller's task may lend
+     * @param trust       whose task entries a remote tool request is believed with ({@code effectful.mcp.trust_task})
+     * @param hints       the hints an MCP server's tools are listed with ({@code effectful.mcp.hints})
+     * @param elicitation whether an MCP client is asked for approvals ({@code effectful.approval.elicit})
+     */
+    public FrameworkTasks(Duration budget, TrustTask trust, McpToolHints hints, McpElicitation elicitation) {
         this.budget = budget;
         this.remote = new RemoteTaskBinding(budget, trust);
         this.hints = hints;
+        this.elicitation = elicitation;
     }
 
     @Override
@@ -125,8 +138,23 @@ public final class FrameworkTasks implements FrameworkHooks {
 
     @Override
     public void closeTask(Object token) {
-        if (token instanceof Task task) {
+        if (token instanceof RemoteScope scope) {
+            scope.close();
+        } else if (token instanceof Task task) {
             task.close();
+        }
+    }
+
+    /** What a remote tool request bound around its handler: its task (if one was opened) and its client to ask. */
+    private record RemoteScope(Task task, dev.effectful.runtime.approval.ApprovalAsker.Binding asking) {
+        void close() {
+            try {
+                asking.close();
+            } finally {
+                if (task != null) {
+                    task.close();
+                }
+            }
         }
     }
 
@@ -144,13 +172,24 @@ public final class FrameworkTasks implements FrameworkHooks {
 
     @Override
     public Object openRemoteTask(String library, Object channel, Object request) {
+        Task task;
         try {
-            return remote.open(library, channel, request);
+            task = remote.open(library, channel, request);
         } catch (Throwable t) {
             AgentLog.errorOnce("remote-task:" + library, "effectful could not read the task of a " + library
                     + " tool request; it runs as a task of its own", t);
-            return null;
+            task = null;
         }
+        dev.effectful.runtime.approval.ApprovalAsker.Binding asking;
+        try {
+            asking = "mcp".equals(library) ? elicitation.bind(channel) : null;
+        } catch (Throwable t) {
+            // approvals then wait for the console and the CLI, as without a client to ask
+            AgentLog.errorOnce("elicit-bind:" + library, "effectful could not make the " + library + " client an"
+                    + " approver; approvals wait for the console and the CLI", t);
+            asking = null;
+        }
+        return asking == null ? task : new RemoteScope(task, asking);
     }
 
     @Override
@@ -175,5 +214,6 @@ public final class FrameworkTasks implements FrameworkHooks {
     @Override
     public void sameTransportCaller(Object from, Object to) {
         remote.callers().same(from, to);
+        elicitation.same(from, to);
     }
 }

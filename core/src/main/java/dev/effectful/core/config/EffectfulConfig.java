@@ -212,6 +212,12 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     public static final String APPROVAL = "effectful.approval";
     /** How long an approval request waits for a verdict before it expires (a duration; default 24h). */
     public static final String APPROVAL_TIMEOUT = "effectful.approval.timeout";
+    /**
+     * Whether an approval request of a call made through an MCP server whose client declared the
+     * {@code elicitation} capability asks that client's user first ({@code true}, default) or only waits
+     * for the console and the CLI ({@code false}).
+     */
+    public static final String APPROVAL_ELICIT = "effectful.approval.elicit";
 
     /**
      * What a held call's answer tells the model: {@code short} (default: the outcome, that the effect may have
@@ -226,7 +232,8 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
 
     /** The configuration's own keys, full names; the agent argument also takes them without {@code effectful.}, and {@code journal}. */
     public static final List<String> KEYS = List.of(JOURNAL_DIR, SYNC, RETENTION, FAILURE, CLASSIFIER_FILE, LOG_LEVEL,
-            ROLL_CYCLE, JOURNAL_RESERVE, STORE, TASK_BUDGET, MCP_TRUST_TASK, MCP_HINTS, APPROVAL, APPROVAL_TIMEOUT, HELD_MESSAGE);
+            ROLL_CYCLE, JOURNAL_RESERVE, STORE, TASK_BUDGET, MCP_TRUST_TASK, MCP_HINTS, APPROVAL, APPROVAL_TIMEOUT,
+            APPROVAL_ELICIT, HELD_MESSAGE);
 
     /**
      * Every key: the configuration's own and every store's in this build ({@code effectful.store.*}, named by
@@ -263,11 +270,17 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
     private static final Set<String> TOOL_PROPERTIES = Set.of("effectful.cli.stallMillis");
 
     /**
-     * {@link #APPROVAL} and {@link #APPROVAL_TIMEOUT}: which tools need a person's approval by configuration
-     * (lower-case tool names and kind words), and how long a request waits for a verdict.
+     * {@link #APPROVAL}, {@link #APPROVAL_TIMEOUT} and {@link #APPROVAL_ELICIT}: which tools need a person's
+     * approval by configuration (lower-case tool names and kind words), how long a request waits for a verdict,
+     * and whether an MCP client that can ask its user is asked.
      */
-    public record Approvals(Set<String> names, Duration timeout) {
-        public static final Approvals NONE = new Approvals(Set.of(), Duration.ofHours(24));
+    public record Approvals(Set<String> names, Duration timeout, boolean elicit) {
+        public static final Approvals NONE = new Approvals(Set.of(), Duration.ofHours(24), true);
+
+        /** Named tools and a timeout, the MCP client asked (the default). */
+        public Approvals(Set<String> names, Duration timeout) {
+            this(names, timeout, true);
+        }
 
         /** Whether the configuration names this tool, by its verb or its kind word. */
         public boolean names(String verb, String kindWord) {
@@ -436,7 +449,8 @@ public record EffectfulConfig(Path journalDir, Sync sync, Duration retention, Fa
                 v.get(MCP_TRUST_TASK, s -> parseEnum(TrustTask.class, MCP_TRUST_TASK, s), TrustTask.LOOPBACK),
                 v.get(MCP_HINTS, s -> parseBoolean(MCP_HINTS, s), true),
                 new Approvals(v.get(APPROVAL, s -> parseNames(APPROVAL, s), Set.of()),
-                        v.get(APPROVAL_TIMEOUT, s -> parseDuration(APPROVAL_TIMEOUT, s), Approvals.NONE.timeout())),
+                        v.get(APPROVAL_TIMEOUT, s -> parseDuration(APPROVAL_TIMEOUT, s), Approvals.NONE.timeout()),
+                        v.get(APPROVAL_ELICIT, s -> parseBoolean(APPROVAL_ELICIT, s), true)),
                 v.get(HELD_MESSAGE, s -> parseEnum(HeldMessage.class, HELD_MESSAGE, s), HeldMessage.SHORT));
         Set<String> given = new HashSet<>();
         for (String key : config.store().isLocal() ? KEYS : allKeys()) {

@@ -17,12 +17,26 @@ package dev.effectful.core.journal;
  * @param verdict on {@code approval} records: approved, denied or expired; null on every other
  * @param by      on {@code approval} records: who gave the verdict (the person's OS user, and a name if given)
  * @param note    on {@code approval} records: why, in the person's words
+ * @param via     on {@code approval} records: how the verdict reached the journal when not by the console or
+ *                CLI ({@code elicitation}: the MCP client's user answered the server's question); null otherwise
  */
 public record JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
                             int attempt, String attemptId, long started, Long budgetLeftS, String args,
                             OutcomeWord outcome, Effect effectApplied, Long retryAfterS, Long deadlineLeftS,
                             String message, String result, ProbeResult probe, long pid, String thread, Long durationMs,
-                            String item, String reentry, String header, String verdict, String by, String note) {
+                            String item, String reentry, String header, String verdict, String by, String note,
+                            String via) {
+
+    /** A record without {@code via}: every record but an approval given through an MCP client. */
+    public JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
+                         int attempt, String attemptId, long started, Long budgetLeftS, String args,
+                         OutcomeWord outcome, Effect effectApplied, Long retryAfterS, Long deadlineLeftS,
+                         String message, String result, ProbeResult probe, long pid, String thread, Long durationMs,
+                         String item, String reentry, String header, String verdict, String by, String note) {
+        this(type, task, actor, call, kind, intentKey, attempt, attemptId, started, budgetLeftS, args, outcome,
+                effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid, thread, durationMs, item, reentry,
+                header, verdict, by, note, null);
+    }
 
     /** A record without the approval fields: every type but {@code approval}. */
     public JournalRecord(RecordType type, String task, String actor, String call, Kind kind, String intentKey,
@@ -88,6 +102,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         private String verdict;
         private String by;
         private String note;
+        private String via;
 
         private Builder(RecordType type) {
             this.type = type;
@@ -119,6 +134,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder verdict(String v) { verdict = v; return this; }
         public Builder by(String v) { by = v; return this; }
         public Builder note(String v) { note = v; return this; }
+        public Builder via(String v) { via = v; return this; }
 
         /** Applied to the record {@link #build} makes: where the caller's redaction rule is enforced. */
         public Builder finishWith(java.util.function.UnaryOperator<JournalRecord> f) { finisher = f; return this; }
@@ -126,7 +142,7 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public JournalRecord build() {
             JournalRecord r = new JournalRecord(type, task, actor, call, kind, intentKey, attempt, attemptId, started,
                     budgetLeftS, args, outcome, effectApplied, retryAfterS, deadlineLeftS, message, result, probe, pid,
-                    thread, durationMs, item, reentry, header, verdict, by, note);
+                    thread, durationMs, item, reentry, header, verdict, by, note, via);
             return finisher == null ? r : finisher.apply(r);
         }
     }

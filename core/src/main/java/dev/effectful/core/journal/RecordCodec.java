@@ -43,7 +43,8 @@ public final class RecordCodec {
         DEADLINE_LEFT_S(15, "deadline_left_s"), MESSAGE(16, "message"), RESULT(17, "result"), PROBE(18, "probe"),
         PID(19, "pid"), THREAD(20, "thread"), DURATION_MS(21, "duration_ms"), ITEM(22, "item"),
         IDENTITY(23, "identity"), CRC(24, "crc"), REENTRY(25, "reentry"), HEAD(26, "head"),
-        HEADER(27, "header"), VERDICT(28, "verdict"), BY(29, "by"), NOTE(30, "note");
+        HEADER(27, "header"), VERDICT(28, "verdict"), BY(29, "by"), NOTE(30, "note"),
+        VIA(31, "via");
 
         private static final Field[] BY_ID = new Field[32];
         private static final java.util.Map<String, Field> BY_NAME = new java.util.HashMap<>();
@@ -397,6 +398,7 @@ public final class RecordCodec {
                 case VERDICT -> b.verdict(in.text());
                 case BY -> b.by(in.text());
                 case NOTE -> b.note(in.text());
+                case VIA -> b.via(in.text());
                 default -> in.skipValue();
             }
         }

@@ -113,6 +113,7 @@ final class RecordEncoder {
         text(RecordCodec.Field.VERDICT, r.verdict());
         text(RecordCodec.Field.BY, r.by());
         text(RecordCodec.Field.NOTE, r.note());
+        text(RecordCodec.Field.VIA, r.via());
         int identity = RecordCodec.SCRATCH.get().identity(r);
         raw(IDENTITY_PREFIX);
         int32le(identity);

@@ -132,7 +132,7 @@ public final class RetentionSweeper implements AutoCloseable {
         return new JournalRecord(r.type(), r.task(), r.actor(), r.call(), r.kind(), r.intentKey(), r.attempt(),
                 r.attemptId(), r.started(), r.budgetLeftS(), r.args(), r.outcome(), r.effectApplied(), r.retryAfterS(),
                 r.deadlineLeftS(), r.message() == null ? note : r.message() + " (" + note + ")", r.result(), r.probe(),
-                r.pid(), r.thread(), r.durationMs(), r.item(), r.reentry(), r.header(), r.verdict(), r.by(), r.note());
+                r.pid(), r.thread(), r.durationMs(), r.item(), r.reentry(), r.header(), r.verdict(), r.by(), r.note(), r.via());
     }
 
     public Result lastResult() {

@@ -9,7 +9,10 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code effectful.approval} and {@code effectful.approval.timeout}: read from every source, and fail closed. */
+/**
+ * {@code effectful.approval}, {@code effectful.approval.timeout} and {@code effectful.approval.elicit}: read from
+ * every source, and fail closed.
+ */
 class ApprovalConfigTest {
 
     @Test
@@ -33,6 +36,22 @@ class ApprovalConfigTest {
         assertThat(arg.valid()).as(arg.errors().toString()).isTrue();
         assertThat(arg.config().approvals().names()).isEqualTo(Set.of("money", "refund"));
         assertThat(arg.config().approvals().timeout()).isEqualTo(Duration.ofHours(2));
+    }
+
+    @Test
+    void elicitationIsOnByDefaultAndTurnedOffByAnySource() {
+        assertThat(EffectfulConfig.read(null, new Properties(), Map.of()).config().approvals().elicit()).isTrue();
+        Properties sys = new Properties();
+        sys.setProperty("effectful.approval.elicit", "false");
+        assertThat(EffectfulConfig.read(null, sys, Map.of()).config().approvals().elicit()).isFalse();
+        assertThat(EffectfulConfig.read(null, new Properties(), Map.of("EFFECTFUL_APPROVAL_ELICIT", "false")).config()
+                .approvals().elicit()).isFalse();
+        EffectfulConfig.Loaded arg = EffectfulConfig.read("journal=/tmp/j,approval.elicit=false", new Properties(), Map.of());
+        assertThat(arg.valid()).as(arg.errors().toString()).isTrue();
+        assertThat(arg.config().approvals().elicit()).isFalse();
+        EffectfulConfig.Loaded bad = EffectfulConfig.read("journal=/tmp/j,approval.elicit=maybe", new Properties(), Map.of());
+        assertThat(bad.valid()).isFalse();
+        assertThat(bad.errors().get(0).message()).contains("effectful.approval.elicit=maybe");
     }
 
     @Test

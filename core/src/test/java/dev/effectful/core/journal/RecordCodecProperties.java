@@ -94,7 +94,7 @@ class RecordCodecProperties {
         return new JournalRecord(r.type(), r.task(), r.actor(), r.call(), r.kind(), r.intentKey(), r.attempt(),
                 r.attemptId(), r.started(), r.budgetLeftS(), r.args(), r.outcome(), r.effectApplied(), r.retryAfterS(),
                 r.deadlineLeftS(), r.message(), r.result(), r.probe(), 0, null, r.durationMs(), r.item(), r.reentry(),
-                r.header(), r.verdict(), r.by(), r.note());
+                r.header(), r.verdict(), r.by(), r.note(), r.via());
     }
 
     // ---- generators
@@ -141,7 +141,7 @@ class RecordCodecProperties {
                 Arbitraries.longs(), Arbitraries.longs(), optionalLong().list().ofSize(4)).as(Numbers::new);
         return Combinators.combine(Arbitraries.of(RecordType.class), Arbitraries.of(Kind.class).injectNull(0.2),
                         Arbitraries.of(OutcomeWord.class).injectNull(0.3), Arbitraries.of(Effect.class).injectNull(0.3),
-                        Arbitraries.of(ProbeResult.class).injectNull(0.6), text().list().ofSize(13), numbers,
+                        Arbitraries.of(ProbeResult.class).injectNull(0.6), text().list().ofSize(14), numbers,
                         Arbitraries.of(true, false))
                 .as((type, kind, outcome, effect, probe, t, n, derivedId) -> {
                     List<Long> o = n.optional();
@@ -151,7 +151,7 @@ class RecordCodecProperties {
                     return new JournalRecord(type, t.get(0), t.get(1), t.get(2), kind, n.key(), n.attempt(), attemptId,
                             n.started(), o.get(0), t.get(4), outcome, effect, o.get(1), o.get(2), t.get(5), t.get(6), probe,
                             n.pid(), t.get(7), o.get(3), t.get(8), t.get(9), t.get(10), t.get(11), t.get(12),
-                            t.get(3));
+                            t.get(3), t.get(13));
                 });
     }
 

@@ -86,6 +86,7 @@ final class WireReference {
         text(w, Field.VERDICT, r.verdict());
         text(w, Field.BY, r.by());
         text(w, Field.NOTE, r.note());
+        text(w, Field.VIA, r.via());
     }
 
     static void text(WireOut w, Field field, String value) {

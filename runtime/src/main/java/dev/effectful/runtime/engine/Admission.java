@@ -19,6 +19,7 @@ import dev.effectful.core.reentry.IntentStore;
 import dev.effectful.core.reentry.ReentryRules;
 import dev.effectful.core.reentry.ResolveHint;
 import dev.effectful.core.reentry.StoreUnavailableException;
+import dev.effectful.runtime.approval.ApprovalAsker;
 import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.core.values.ArgsRenderer;
 import dev.effectful.runtime.tool.ComponentKeys;
@@ -57,6 +58,8 @@ final class Admission {
     private final VerbOrdinals ordinals = new VerbOrdinals();
     /** Which tools need a person's approval by configuration, and how long a request waits. */
     private EffectfulConfig.Approvals approvals = EffectfulConfig.Approvals.NONE;
+    /** Whether decisions are this process's index alone ({@code effectful.store=local}); set before the first call. */
+    private boolean sharedStoreLess = true;
     /** Whether the journal may hold keys of the earlier format ({@code KeyFormat}); set before the first call. */
     private boolean earlierKeys;
 
@@ -103,9 +106,13 @@ final class Admission {
         return false;
     }
 
-    /** The configuration's approval rule ({@code effectful.approval}, {@code effectful.approval.timeout}). */
-    void approvals(EffectfulConfig.Approvals configured) {
+    /**
+     * The configuration's approval rule ({@code effectful.approval}, {@code effectful.approval.timeout},
+     * {@code effectful.approval.elicit}); {@code localStore}: the store is this process's own index.
+     */
+    void approvals(EffectfulConfig.Approvals configured, boolean localStore) {
         approvals = configured;
+        sharedStoreLess = localStore;
     }
 
     /** Whether {@code tool}'s new intents wait for a person, and for how long. */
@@ -175,7 +182,7 @@ final class Admission {
             // a verdict given a moment ago must not wait for the watcher's next look
             resolutions.beforeCall(call.intentKey(), tool, call.task().leftNanos());
         }
-        reenter(call);
+        reenter(call, true);
     }
 
     /** Derives the call's task and intent key and checks its budget; false when the call was refused. */
@@ -199,6 +206,7 @@ final class Admission {
             return false;
         }
         String target = parts.hasIntentKey() ? parts.target() : "#" + ordinals.next(task.id(), tool.verb());
+        call.targets(target);
         call.keyed(IntentKeys.derive(task.id(), task.actor(), tool.verb(), target, parts.slot()));
         if (earlierKeys && !tool.isRead() && IntentKeys.escapingChanges(task.id(), task.actor(), tool.verb(), target,
                 parts.slot()) && !earlierKey(call, target, parts.slot())) {
@@ -244,8 +252,11 @@ final class Admission {
         return true;
     }
 
-    /** The re-entry table on what the store knows of the key, claiming it when the call is to run or probe. */
-    private void reenter(Call call) {
+    /**
+     * The re-entry table on what the store knows of the key, claiming it when the call is to run or probe.
+     * {@code mayAsk}: a new approval request may ask the caller's MCP client; false once it was asked.
+     */
+    private void reenter(Call call, boolean mayAsk) {
         ToolMethod tool = call.tool;
         TaskContext task = call.task();
         Decision d;
@@ -275,7 +286,7 @@ final class Admission {
         } else if (d instanceof Decision.Probe p) {
             execution.probeThenDecide(call, p.lastAttempt());
         } else if (d instanceof Decision.RequestApproval a) {
-            requestApproval(call, a);
+            requestApproval(call, a, mayAsk);
         } else if (d instanceof Decision.AwaitApproval w) {
             records.events().awaitingApproval(call);
             refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, w.retryAfterS(), w.message()
@@ -299,8 +310,14 @@ final class Admission {
      * The first call of an intent that needs approval: the request is journaled (with the arguments, as an
      * intent's are, so the person sees what they approve), then the call is told to wait. A request that
      * cannot be journaled is no request: the call is refused retryable and the next one asks again.
+     *
+     * <p>When the call came through an MCP server whose client can ask its user ({@link ApprovalAsker}), that
+     * user is asked now, once per intent (only the call that makes the request asks: a retry, a restart or
+     * another host finds the request made and waits), and their answer is recorded as the verdict; this call
+     * then goes on as the verdict says (runs once, or is refused for good). No answer leaves it to the console
+     * and the CLI, as without a client to ask.
      */
-    private void requestApproval(Call call, Decision.RequestApproval a) {
+    private void requestApproval(Call call, Decision.RequestApproval a, boolean mayAsk) {
         JournalRecord request = records.base(call, RecordType.APPROVAL_REQUESTED).started(System.currentTimeMillis())
                 .budgetLeftS(call.task().leftSeconds()).args(argsRenderer.render(call.args, call.tool.params()))
                 .retryAfterS(a.retryAfterS()).message("a person must approve this first").build();
@@ -312,11 +329,95 @@ final class Admission {
             return;
         }
         records.events().awaitingApproval(call);
+        ApprovalAsker asker = mayAsk ? asker(call) : null;
+        String notAnswered = "";
+        if (asker != null) {
+            String why = ask(call, request, asker);
+            if (why == null) {
+                reenter(call, false); // the verdict stands in the index now: approved runs once, denied is refused
+                return;
+            }
+            notAnswered = " (no verdict from the MCP client: " + why + "; it waits for a person at the console or"
+                    + " the CLI)";
+        }
         AgentLog.info("effectful: " + call.tool.verb() + " (task " + call.task().id() + ", intent " + call.intentKey()
-                + ") waits for a person's approval; approve with: " + hint.approveCommand(call.intentKey())
+                + ") waits for a person's approval" + notAnswered + "; approve with: " + hint.approveCommand(call.intentKey())
                 + " (or deny with the same words)");
-        refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, a.retryAfterS(), a.message()
+        refusals.refuse(call, Status.RETRYABLE, EffectApplied.NO, a.retryAfterS(), a.message() + notAnswered
                 + Refusals.beyondBudget(call.task(), a.retryAfterS()));
+    }
+
+    /**
+     * Who may be asked for this call's verdict: the MCP client of the request this thread serves, when
+     * {@code effectful.approval.elicit} allows it. Not for a call whose caller is a promise (asking blocks the
+     * thread), nor without a journal this process writes (the verdict would have nowhere to go by the rule of
+     * one verdict per intent), nor on a shared store (a verdict there is the store's to record, not this host's).
+     */
+    private ApprovalAsker asker(Call call) {
+        if (!approvals.elicit() || call.async() != null || resolutions == null) {
+            return null;
+        }
+        ApprovalAsker asker = ApprovalAsker.current();
+        if (asker != null && !sharedStoreLess) {
+            AgentLog.warnOnce("approval-ask-shared-store", "effectful does not ask MCP clients for approvals on a shared"
+                    + " store yet: requests wait for journal approve|deny --store ... or the console");
+            return null;
+        }
+        return asker;
+    }
+
+    /**
+     * Asks {@code asker} and records the answer as the intent's verdict ({@code via} the asker). Null when a verdict
+     * stands now (this one, or one given a moment earlier at the console or the CLI); else why none does.
+     */
+    private String ask(Call call, JournalRecord request, ApprovalAsker asker) {
+        TaskContext task = call.task();
+        long waitNanos = approvals.timeout().toNanos();
+        if (task.hasBudget()) {
+            waitNanos = Math.min(waitNanos, task.leftNanos());
+        }
+        if (waitNanos <= 0) {
+            return "no budget left to wait for an answer";
+        }
+        ApprovalAsker.Question q = new ApprovalAsker.Question(call.tool.verb(), call.tool.kindWord(), call.target(),
+                request.args(), task.id(), task.actor(), call.intentKey());
+        ApprovalAsker.Answer answer;
+        try {
+            answer = asker.ask(q, java.time.Duration.ofNanos(waitNanos));
+        } catch (Throwable t) {
+            // the agent never breaks the application: an asker that fails is an asker that did not answer
+            AgentLog.errorOnce("approval-ask:" + asker.via(), "effectful could not ask for an approval via " + asker.via()
+                    + "; such requests wait for the console or the CLI", t);
+            answer = new ApprovalAsker.Answer.NotAnswered("asking failed (" + t.getClass().getSimpleName() + ")");
+        }
+        if (answer instanceof ApprovalAsker.Answer.NotAnswered n) {
+            return n.why();
+        }
+        boolean approved = answer instanceof ApprovalAsker.Answer.Approved;
+        String note = answer instanceof ApprovalAsker.Answer.Approved ok ? ok.note()
+                : ((ApprovalAsker.Answer.Denied) answer).words();
+        Verdict verdict = approved ? Verdict.APPROVED : Verdict.DENIED;
+        String by = task.actor().isEmpty() ? "the MCP client's user" : task.actor();
+        JournalRecord approval = records.base(call, RecordType.APPROVAL).started(System.currentTimeMillis())
+                .effectApplied(verdict.effectApplied()).verdict(verdict.word()).by(by)
+                .note(note == null || note.isBlank() ? (approved ? null : "declined in the MCP client") : note.strip())
+                .via(asker.via()).build();
+        String refused = resolutions.recordOwnVerdict(approval, call.tool, task.hasBudget() ? task.leftNanos()
+                : NO_BUDGET_WAIT_NANOS);
+        if (refused == null) {
+            AgentLog.info("effectful: " + call.tool.verb() + " (task " + task.id() + ", intent " + call.intentKey() + ") "
+                    + verdict.word() + " by " + by + " via " + asker.via()
+                    + (approval.note() == null ? "" : ": " + approval.note()));
+            return null;
+        }
+        IntentState now = store.get(call.intentKey()).orElse(null);
+        if (now != null && !now.awaitsApproval()) {
+            // another verdict was first: it stands, and this call goes on as it says
+            AgentLog.info("effectful: the " + verdict.word() + " answer via " + asker.via() + " for intent "
+                    + call.intentKey() + " is not recorded: " + refused);
+            return null;
+        }
+        return "the answer could not be recorded: " + refused;
     }
 
     /** No verdict in time: the expiry is journaled (by effectful, not a person) and the call refused for good. */

@@ -28,6 +28,8 @@ final class Call {
     private Redactor redactor = Redactor.NONE;
     private TaskContext task;
     private String intentKey;
+    /** Its intent's target as the key was derived from it ({@code @Redact} values as fingerprints), or {@code #n}. */
+    private String target;
     private int attempt;
     private String attemptId;
     private long startedMillis;
@@ -99,6 +101,11 @@ final class Call {
     /** Its intent key, derived from the task, actor, verb, target and slot (or given by an earlier key). */
     void keyed(String key) {
         intentKey = key;
+    }
+
+    /** The target its key was derived from, for the person asked to approve it. */
+    void targets(String t) {
+        target = t;
     }
 
     /** The guarded call whose body this one's body runs inside, on this thread. */
@@ -190,6 +197,10 @@ final class Call {
 
     TaskContext task() {
         return task;
+    }
+
+    String target() {
+        return target;
     }
 
     String intentKey() {

@@ -84,7 +84,7 @@ public final class CallEngine implements AutoCloseable {
                 classifier, shaper);
         BatchProtocol batches = new BatchProtocol(steps);
         this.admission = new Admission(shared, batches, resolutions, execution);
-        admission.approvals(config.approvals());
+        admission.approvals(config.approvals(), config.store().isLocal());
         if (local && dev.effectful.core.keys.KeyFormat.holdsEarlierKeys(journal.journal().directory())) {
             admission.journalHoldsEarlierKeys();
         }

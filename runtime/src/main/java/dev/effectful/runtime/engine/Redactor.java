@@ -411,7 +411,7 @@ public final class Redactor implements UnaryOperator<String> {
         }
         return new JournalRecord(r.type(), r.task(), r.actor(), r.call(), r.kind(), r.intentKey(), r.attempt(),
                 r.attemptId(), r.started(), r.budgetLeftS(), args, r.outcome(), r.effectApplied(), r.retryAfterS(),
-                r.deadlineLeftS(), message, result, r.probe(), r.pid(), r.thread(), r.durationMs(), r.item(), r.reentry(), r.header(), r.verdict(), r.by(), r.note());
+                r.deadlineLeftS(), message, result, r.probe(), r.pid(), r.thread(), r.durationMs(), r.item(), r.reentry(), r.header(), r.verdict(), r.by(), r.note(), r.via());
     }
 
     /** The outcome with its message and items' reasons redacted; its value is the caller's own and untouched. */

@@ -7,6 +7,7 @@ import dev.effectful.core.journal.JournalUnavailableException;
 import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.journal.ResolutionRequest;
 import dev.effectful.core.journal.Verdict;
+import dev.effectful.core.journal.VerdictClaim;
 import dev.effectful.core.json.JsonMappers;
 import dev.effectful.core.log.AgentLog;
 import dev.effectful.core.reentry.IntentState;
@@ -47,6 +48,8 @@ final class ResolutionRequests implements AutoCloseable {
     private static final long MAX_CALL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** Tools of held intents remembered for the type check; a bound, not a cache anyone relies on. */
     private static final int MAX_KNOWN_TOOLS = 10_000;
+    /** How often a verdict of this process looks again at a claim another process holds. */
+    private static final long CLAIM_POLL_MILLIS = 20;
 
     private final Path journalDir;
     private final JournalAccess journal;
@@ -232,6 +235,82 @@ final class ResolutionRequests implements AutoCloseable {
             return;
         }
         record(req);
+    }
+
+    /**
+     * A verdict this process was given itself (the MCP client's user answered an elicitation), recorded by the
+     * rule every verdict here follows: one per intent, the first stands. It takes the intent's {@link VerdictClaim}
+     * (a {@code journal approve|deny} or console checking the intent at this moment finishes first, within
+     * {@code leftNanos} and at most {@link #MAX_CALL_WAIT_NANOS}; then it finds this verdict standing and says so), takes
+     * a verdict the CLI handed over for the key before this one (it was given first), and appends only while the
+     * intent still waits for a verdict, under the lock every handed-over verdict is taken with.
+     *
+     * @return null when {@code approval} was recorded; else why not, in one line (another verdict stands, the
+     *         journal refused the append)
+     */
+    String recordOwnVerdict(JournalRecord approval, ToolMethod tool, long leftNanos) {
+        String key = approval.intentKey();
+        long wait = Math.max(0, Math.min(leftNanos, MAX_CALL_WAIT_NANOS));
+        long deadline = System.nanoTime() + wait;
+        VerdictClaim claim = null;
+        try {
+            while (claim == null) {
+                VerdictClaim.Attempt attempt = VerdictClaim.tryClaim(journalDir, key);
+                if (attempt instanceof VerdictClaim.Claimed c) {
+                    claim = c.claim();
+                } else if (System.nanoTime() - deadline >= 0) {
+                    break; // the lock and the check below still let exactly one verdict stand
+                } else {
+                    Thread.sleep(CLAIM_POLL_MILLIS); // another process holds it while it checks; bounded by the deadline
+                }
+            }
+        } catch (IOException e) {
+            AgentLog.warnOnce("own-verdict-claim:" + key, "effectful could not claim intent " + key + " for the verdict"
+                    + " given through " + approval.via() + " (" + e.getMessage() + "); recorded under the writer's lock");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while another verdict on the intent was being recorded";
+        }
+        try {
+            boolean locked;
+            try {
+                locked = taking.tryLock(Math.max(0, deadline - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS),
+                        TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted while a verdict handed over by the CLI was being taken";
+            }
+            if (!locked) {
+                return "a verdict handed over by the CLI was being taken at the same moment";
+            }
+            try {
+                Path handed = ResolutionRequest.file(journalDir, key);
+                if (Files.exists(handed, LinkOption.NOFOLLOW_LINKS) && ResolutionRequest.isRegular(handed)) {
+                    take(key, tool); // given before this answer arrived: it goes first, and this one finds it standing
+                }
+                IntentState s = store.get(key).orElse(null);
+                if (s == null || !s.awaitsApproval()) {
+                    return "intent " + key + " no longer waits for a verdict (it is "
+                            + (s == null ? "unknown here" : s.phase().name().toLowerCase(java.util.Locale.ROOT)) + ")";
+                }
+                journal.appendAndApply(approval, store);
+                journal.journal().sync(); // a person's verdict must survive a power cut too
+                heldTools.remove(key);
+                return null;
+            } catch (JournalUnavailableException | IllegalStateException e) {
+                return "the journal refused the verdict: " + e.getMessage();
+            } finally {
+                taking.unlock();
+            }
+        } finally {
+            if (claim != null) {
+                try {
+                    claim.close();
+                } catch (IOException e) {
+                    // the verdict stands either way; a claim left behind is removed once this process is gone
+                }
+            }
+        }
     }
 
     /** Null when the approval verdict may be recorded: the intent waits for one; else why not. */

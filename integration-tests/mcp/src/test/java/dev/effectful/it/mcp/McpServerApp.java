@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
  * embedded Tomcat on loopback, synchronous tool specifications whose handlers call the guarded
  * {@link ServerTools}. A filter stands in for the application's authentication: a request with
  * {@code X-Test-User: NAME} has the user principal NAME. Prints {@code RESULT port N} when listening.
- * {@code -Dit.tools=hints} serves {@link HintTools} instead.
+ * {@code -Dit.tools=hints} serves {@link HintTools} instead, {@code -Dit.tools=approval} {@link RefundTools}.
  */
 public final class McpServerApp {
 
@@ -43,8 +43,9 @@ public final class McpServerApp {
         McpServer.sync(transport)
                 .serverInfo("effectful-it", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools("hints".equals(System.getProperty("it.tools"))
-                        ? HintTools.specifications(new HintTools()) : specifications(new ServerTools()))
+                .tools("hints".equals(System.getProperty("it.tools")) ? HintTools.specifications(new HintTools())
+                        : "approval".equals(System.getProperty("it.tools")) ? refundSpecifications(new RefundTools())
+                        : specifications(new ServerTools()))
                 .build();
 
         Path base = Files.createTempDirectory("tomcat");
@@ -83,6 +84,13 @@ public final class McpServerApp {
                         a -> tools.chargeCard((String) a.get("orderId"))),
                 tool("ship_order", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}}}",
                         a -> tools.shipOrder((String) a.get("orderId"))));
+    }
+
+    /** {@link RefundTools}: one tool that needs a person's approval. */
+    static List<McpServerFeatures.SyncToolSpecification> refundSpecifications(RefundTools tools) {
+        return List.of(tool("refund_order", "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"},"
+                        + "\"reason\":{\"type\":\"string\"},\"cardToken\":{\"type\":\"string\"}}}",
+                a -> tools.refund((String) a.get("orderId"), (String) a.get("reason"), (String) a.get("cardToken"))));
     }
 
     interface Body {

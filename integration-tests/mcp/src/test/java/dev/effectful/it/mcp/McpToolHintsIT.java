@@ -114,7 +114,7 @@ class McpToolHintsIT {
     }
 
     /** The forked JVMs' class path: the build's (SDK 2.x), or the same with the SDK's jars of 1.x instead. */
-    private static String classPath(String sdk) throws IOException {
+    static String classPath(String sdk) throws IOException {
         String built = System.getProperty("effectful.test.classpath");
         if (sdk.equals("2.x")) {
             return built;
