@@ -18,6 +18,11 @@ import java.util.concurrent.CompletableFuture;
  * ({@link #markJournaled}), bound its attempt and armed its deadline, and concluded ({@link #conclude}).
  * A call lives on one thread at a time (the advice's entry and exit, or an async tool's completion after
  * it), so the steps need no lock.
+ *
+ * <p>The steps that the journal's truth rests on are checked ({@link Stage}): a key is taken before an
+ * attempt starts and cannot change after it, an attempt starts once, and its intent is journaled once and
+ * only after it started. A step out of that order is a bug in the engine, refused with an
+ * {@link IllegalStateException} naming the tool and both steps, rather than a record under a wrong key.
  */
 final class Call {
     final ToolMethod tool;
@@ -66,6 +71,21 @@ final class Call {
     /** Set when the decision was taken without the body; otherwise set at exit. */
     private Completion completion;
 
+    /** How far the checked steps have gone. */
+    private Stage stage = Stage.NEW;
+
+    /** The checked steps of a call, in their only order. */
+    enum Stage {
+        /** Entered; no key yet. */
+        NEW,
+        /** Its intent key is known (it may still be replaced by an earlier key of the same intent). */
+        KEYED,
+        /** An attempt started: the key is fixed. */
+        STARTED,
+        /** The attempt's intent record is in the journal: an outcome must follow. */
+        JOURNALED
+    }
+
     Call(ToolMethod tool, Object self, Object[] args) {
         this.tool = tool;
         this.self = self;
@@ -95,12 +115,17 @@ final class Call {
 
     /** The task it runs in (null: called outside any task). */
     void inTask(TaskContext t) {
+        require(Stage.NEW, "enter a task");
         task = t;
     }
 
     /** Its intent key, derived from the task, actor, verb, target and slot (or given by an earlier key). */
     void keyed(String key) {
+        if (stage != Stage.NEW && stage != Stage.KEYED) {
+            throw outOfOrder("take a key");
+        }
         intentKey = key;
+        stage = Stage.KEYED;
     }
 
     /** The target its key was derived from, for the person asked to approve it. */
@@ -140,6 +165,8 @@ final class Call {
 
     /** Attempt {@code n} starts now: its id, and the clock its duration and deadline are measured from. */
     void started(int n, String id) {
+        require(Stage.KEYED, "start an attempt");
+        stage = Stage.STARTED;
         attempt = n;
         attemptId = id;
         startedMillis = System.currentTimeMillis();
@@ -148,6 +175,8 @@ final class Call {
 
     /** Its intent is in the journal: an outcome must follow. */
     void markJournaled() {
+        require(Stage.STARTED, "journal its intent");
+        stage = Stage.JOURNALED;
         journaled = true;
     }
 
@@ -187,6 +216,21 @@ final class Call {
     /** Its answer: decided without the body, or at the body's exit. */
     void conclude(Completion c) {
         completion = c;
+    }
+
+    private void require(Stage expected, String step) {
+        if (stage != expected) {
+            throw outOfOrder(step);
+        }
+    }
+
+    private IllegalStateException outOfOrder(String step) {
+        return new IllegalStateException("effectful: call of " + tool.verb() + " cannot " + step + " at stage " + stage);
+    }
+
+    /** How far its checked steps have gone. */
+    Stage stage() {
+        return stage;
     }
 
     // ---- what the steps set ----
