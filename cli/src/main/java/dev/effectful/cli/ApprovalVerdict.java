@@ -1,6 +1,7 @@
 package dev.effectful.cli;
 
 import dev.effectful.cli.console.ConsoleServer;
+import dev.effectful.core.journal.RootCause;
 import dev.effectful.core.journal.ChronicleJournal;
 import dev.effectful.core.journal.JournalFollower;
 import dev.effectful.core.journal.JournalLock;
@@ -153,7 +154,7 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                     + " while this ran; run it again");
         } catch (IOException | RuntimeException e) {
             throw new CliException(JournalCli.USAGE, "cannot open journal " + dir + " for writing: "
-                    + JournalReader.rootMessage(e));
+                    + RootCause.firstLine(e));
         }
         try (writer) {
             JournalRecord r = record(request).thread("journal-cli").build();
@@ -161,7 +162,7 @@ abstract class ApprovalVerdict implements Callable<Integer> {
                 writer.append(r);
                 writer.sync(); // a person's verdict must survive a power cut too
             } catch (RuntimeException e) {
-                throw new CliException(JournalCli.LOOK, "could not write the verdict: " + JournalReader.rootMessage(e));
+                throw new CliException(JournalCli.LOOK, "could not write the verdict: " + RootCause.firstLine(e));
             }
             report(r, null);
             return JournalCli.OK;

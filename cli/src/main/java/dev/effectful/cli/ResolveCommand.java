@@ -1,6 +1,7 @@
 package dev.effectful.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.effectful.core.journal.RootCause;
 import dev.effectful.core.journal.ChronicleJournal;
 import dev.effectful.core.journal.JournalFollower;
 import dev.effectful.core.journal.JournalLock;
@@ -165,7 +166,7 @@ final class ResolveCommand implements Callable<Integer> {
             throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
                     + " while resolve ran; run resolve again");
         } catch (IOException | RuntimeException e) {
-            throw new CliException(JournalCli.USAGE, "cannot open journal " + dir + " for writing: " + JournalReader.rootMessage(e));
+            throw new CliException(JournalCli.USAGE, "cannot open journal " + dir + " for writing: " + RootCause.firstLine(e));
         }
         try (writer) {
             Target t = find(dir);
@@ -180,7 +181,7 @@ final class ResolveCommand implements Callable<Integer> {
                 writer.append(resolution);
                 writer.sync(); // a person's verdict must survive a power cut too
             } catch (RuntimeException e) {
-                throw new CliException(JournalCli.LOOK, "could not write the resolution: " + JournalReader.rootMessage(e));
+                throw new CliException(JournalCli.LOOK, "could not write the resolution: " + RootCause.firstLine(e));
             }
             report(t, resolution, null);
             return JournalCli.OK;

@@ -118,7 +118,7 @@ public final class JournalScan {
             if (onFault == OnFault.STOP) {
                 throw e;
             }
-            damage = "cannot start reading: " + rootMessage(e);
+            damage = "cannot start reading: " + RootCause.firstLine(e);
             return this;
         }
         try {
@@ -176,7 +176,7 @@ public final class JournalScan {
                     if (onFault == OnFault.STOP) {
                         throw e;
                     }
-                    damage = (damage == null ? "" : damage + "; ") + "cycle file " + cycleFile(t) + ": " + rootMessage(e);
+                    damage = (damage == null ? "" : damage + "; ") + "cycle file " + cycleFile(t) + ": " + RootCause.firstLine(e);
                     if (onlyCycle != Integer.MIN_VALUE || !skipToNextCycle(t, cycle)) {
                         return this;
                     }
@@ -312,18 +312,6 @@ public final class JournalScan {
         } catch (RuntimeException | InternalError e) {
             return false;
         }
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String m = t.getMessage();
-        if (m != null) {
-            m = m.lines().findFirst().orElse("");
-        }
-        return t.getClass().getSimpleName() + (m == null || m.isEmpty() ? "" : ": " + m);
     }
 
     /** What the visitor threw, carried past the handler for Chronicle's own faults. */
