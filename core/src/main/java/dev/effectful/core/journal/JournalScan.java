@@ -149,26 +149,7 @@ public final class JournalScan {
                         }
                         continue;
                     }
-                    String at = where(t, dc);
-                    DecodedRecord d;
-                    try {
-                        d = watch.judge(RecordCodec.decode(dc.wire(), mode));
-                    } catch (RuntimeException e) {
-                        d = new DecodedRecord(null, DecodedRecord.Integrity.DAMAGED, false, 0);
-                    }
-                    if (d.damaged()) {
-                        found(at, dc.index(), d);
-                        continue;
-                    }
-                    if (d.integrity() == DecodedRecord.Integrity.UNCHECKED) {
-                        unchecked++;
-                    }
-                    records++;
-                    try {
-                        visitor.visit(dc.index(), d.record());
-                    } catch (RuntimeException e) {
-                        throw new VisitorFailure(e);
-                    }
+                    visitData(t, dc, visitor);
                 } catch (VisitorFailure e) {
                     throw (RuntimeException) e.getCause();
                 } catch (RuntimeException | InternalError e) {
@@ -189,6 +170,30 @@ public final class JournalScan {
             } catch (RuntimeException ignored) {
                 // nothing more to read
             }
+        }
+    }
+
+    /** One data document: decoded and checked, then visited, or counted as damage. */
+    private void visitData(ExcerptTailer t, DocumentContext dc, Journal.RecordVisitor visitor) {
+        String at = where(t, dc);
+        DecodedRecord d;
+        try {
+            d = watch.judge(RecordCodec.decode(dc.wire(), mode));
+        } catch (RuntimeException e) {
+            d = new DecodedRecord(null, DecodedRecord.Integrity.DAMAGED, false, 0);
+        }
+        if (d.damaged()) {
+            found(at, dc.index(), d);
+            return;
+        }
+        if (d.integrity() == DecodedRecord.Integrity.UNCHECKED) {
+            unchecked++;
+        }
+        records++;
+        try {
+            visitor.visit(dc.index(), d.record());
+        } catch (RuntimeException e) {
+            throw new VisitorFailure(e);
         }
     }
 
