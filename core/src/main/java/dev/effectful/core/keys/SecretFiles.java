@@ -56,10 +56,7 @@ final class SecretFiles {
     /** {@code bytes} as {@code dir/name}, written beside it under a temporary name, owner-only, then moved over it. */
     private static void replaceOwnerOnly(Path dir, String name, byte[] bytes) throws IOException {
         boolean posix = Files.getFileAttributeView(dir, PosixFileAttributeView.class) != null;
-        FileAttribute<?>[] attrs = posix
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
-                : new FileAttribute<?>[0];
-        Path temp = Files.createTempFile(dir, name, ".tmp", attrs);
+        Path temp = Files.createTempFile(dir, name, ".tmp", ownerOnlyFile(posix));
         try {
             Files.write(temp, bytes);
             Files.move(temp, dir.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
@@ -67,6 +64,13 @@ final class SecretFiles {
         } finally {
             Files.deleteIfExists(temp);
         }
+    }
+
+    /** A new file's permissions: its owner's alone where the file system has POSIX permissions. */
+    private static FileAttribute<?>[] ownerOnlyFile(boolean posix) {
+        return posix
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
+                : new FileAttribute<?>[0];
     }
 
     /** Makes {@code journalDir} (owner-only) and a new random secret in it, unless another process made one first. */
@@ -83,10 +87,7 @@ final class SecretFiles {
         new SecureRandom().nextBytes(secret);
         // Written under a temporary name, then linked into place: a concurrent reader never sees a
         // half-written key, and of two racing creators exactly one wins (link fails if the name exists).
-        FileAttribute<?>[] attrs = posix
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
-                : new FileAttribute<?>[0];
-        Path temp = Files.createTempFile(journalDir, SECRET_FILE, ".tmp", attrs);
+        Path temp = Files.createTempFile(journalDir, SECRET_FILE, ".tmp", ownerOnlyFile(posix));
         try {
             Files.write(temp, secret);
             try {
