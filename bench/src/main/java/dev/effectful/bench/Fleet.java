@@ -78,19 +78,7 @@ final class Fleet {
             List<BufferedReader> outs = new ArrayList<>();
             List<Writer> ins = new ArrayList<>();
             for (int h = 0; h < hosts; h++) {
-                List<String> cmd = new ArrayList<>(List.of(Settings.java17().toString(), "-Xms256m", "-Xmx512m"));
-                String agent = "-javaagent:" + settings.agentJar();
-                if (pg != null) {
-                    agent += "=store=postgres,store.url=" + pg.url(db) + ",store.user=" + PgServer.USER
-                            + ",store.password=" + PgServer.PASSWORD;
-                }
-                cmd.add(agent);
-                cmd.add("-Deffectful.journal.dir=" + work.resolve("journal-" + h));
-                cmd.add("-Deffectful.sync=none");
-                cmd.addAll(List.of("-cp", benchmarksJar().toString(), FleetHost.class.getName(), "h" + h,
-                        Integer.toString(threads), Integer.toString(SHARED_IDS), work.resolve("lat-" + h).toString()));
-                Process p = new ProcessBuilder(cmd).redirectError(work.resolve("host-" + h + ".err").toFile())
-                        .directory(work.toFile()).start();
+                Process p = startHost(pg, db, work, h, threads);
                 procs.add(p);
                 outs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
                 ins.add(new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8));
@@ -102,10 +90,7 @@ final class Fleet {
                 warmedMillis = Math.max(warmedMillis, Long.parseLong(ready[2]));
             }
             String loadBefore = RunAll.loadAverage();
-            for (Writer w : ins) {
-                w.write("GO " + windowMillis + "\n");
-                w.flush();
-            }
+            tellAll(ins, "GO " + windowMillis);
             long calls = 0;
             long errors = 0;
             List<long[]> lats = new ArrayList<>();
@@ -119,20 +104,14 @@ final class Fleet {
             long bodies = 0;
             long sharedErrors = 0;
             if (pg != null) {
-                for (Writer w : ins) {
-                    w.write("SHARED\n");
-                    w.flush();
-                }
+                tellAll(ins, "SHARED");
                 for (int h = 0; h < hosts; h++) {
                     String[] f = expect(outs.get(h), "SHARED", work, h).split(" ");
                     bodies += Long.parseLong(f[1]);
                     sharedErrors += Long.parseLong(f[2]);
                 }
             } else {
-                for (Writer w : ins) {
-                    w.write("DONE\n");
-                    w.flush();
-                }
+                tellAll(ins, "DONE");
             }
             long[] all = lats.stream().flatMapToLong(Arrays::stream).sorted().toArray();
             double p50 = all.length == 0 ? Double.NaN : all[all.length / 2];
@@ -159,6 +138,31 @@ final class Fleet {
                 pg.dropDatabase(db);
             }
             Dirs.delete(work);
+        }
+    }
+
+    /** One fleet host: a JVM with the agent (on the store when there is one) running {@link FleetHost}. */
+    private Process startHost(PgServer pg, String db, Path work, int h, int threads) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Settings.java17().toString(), "-Xms256m", "-Xmx512m"));
+        String agent = "-javaagent:" + settings.agentJar();
+        if (pg != null) {
+            agent += "=store=postgres,store.url=" + pg.url(db) + ",store.user=" + PgServer.USER
+                    + ",store.password=" + PgServer.PASSWORD;
+        }
+        cmd.add(agent);
+        cmd.add("-Deffectful.journal.dir=" + work.resolve("journal-" + h));
+        cmd.add("-Deffectful.sync=none");
+        cmd.addAll(List.of("-cp", benchmarksJar().toString(), FleetHost.class.getName(), "h" + h,
+                Integer.toString(threads), Integer.toString(SHARED_IDS), work.resolve("lat-" + h).toString()));
+        return new ProcessBuilder(cmd).redirectError(work.resolve("host-" + h + ".err").toFile())
+                .directory(work.toFile()).start();
+    }
+
+    /** A line of the hosts' protocol, to every host. */
+    private static void tellAll(List<Writer> ins, String line) throws IOException {
+        for (Writer w : ins) {
+            w.write(line + "\n");
+            w.flush();
         }
     }
 

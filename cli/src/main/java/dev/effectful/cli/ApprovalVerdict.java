@@ -2,9 +2,7 @@ package dev.effectful.cli;
 
 import dev.effectful.cli.console.ConsoleServer;
 import dev.effectful.core.journal.ChronicleJournal;
-import dev.effectful.core.journal.JournalFollower;
 import dev.effectful.core.journal.JournalLock;
-import dev.effectful.core.journal.JournalOwners;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.journal.ResolutionRequest;
@@ -16,12 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code journal approve KEY --note TEXT} and {@code journal deny KEY --note TEXT}: a person's verdict on an
@@ -33,7 +27,6 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class ApprovalVerdict implements Callable<Integer> {
 
-    private static final long POLL_MILLIS = 50;
 
     @ParentCommand
     JournalCli cli;
@@ -67,26 +60,20 @@ abstract class ApprovalVerdict implements Callable<Integer> {
         if (cli.sharedStore()) {
             return shared();
         }
-        String given = key;
-        key = KeyPrefixes.expand(cli, key, false);
-        if (!key.equals(given)) {
-            cli.err.println("effectful journal: " + Table.clean(given) + " is intent " + key);
-        }
+        key = VerdictDelivery.expandKey(cli, key);
         Path dir = cli.journalDir();
-        java.util.Optional<String> foreign = JournalOwners.cliWriteProblem(dir, cli.env);
-        if (foreign.isPresent()) {
-            throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
-        }
+        VerdictDelivery.refuseForeignWriter(cli, dir);
+        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waitSeconds);
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
         return VerdictTurn.alone(dir, key, waitSeconds, () -> {
             JournalRecord request = find(dir);
             if (JournalLock.isHeld(dir)) {
-                Integer done = handOver(dir, request);
+                Integer done = handOver(delivery, dir, request);
                 if (done != null) {
                     return done;
                 }
             }
-            return writeItself(dir, request);
+            return writeItself(delivery, dir, request);
         });
     }
 
@@ -140,29 +127,19 @@ abstract class ApprovalVerdict implements Callable<Integer> {
     }
 
     /** No live writer: take the lock and append, as the journal's one writer for a moment. */
-    private Integer writeItself(Path dir, JournalRecord request) throws CliException {
-        ChronicleJournal writer;
-        try (JournalReader probe = cli.openReader()) {
-            writer = probe.openWriter();
-        } catch (JournalLock.JournalLockedException e) {
-            Integer done = handOver(dir, request);
+    private Integer writeItself(VerdictDelivery delivery, Path dir, JournalRecord request) throws CliException {
+        ChronicleJournal writer = delivery.openWriter();
+        if (writer == null) {
+            Integer done = handOver(delivery, dir, request);
             if (done != null) {
                 return done;
             }
             throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
                     + " while this ran; run it again");
-        } catch (IOException | RuntimeException e) {
-            throw new CliException(JournalCli.USAGE, "cannot open journal " + dir + " for writing: "
-                    + JournalReader.rootMessage(e));
         }
         try (writer) {
             JournalRecord r = record(request).thread("journal-cli").build();
-            try {
-                writer.append(r);
-                writer.sync(); // a person's verdict must survive a power cut too
-            } catch (RuntimeException e) {
-                throw new CliException(JournalCli.LOOK, "could not write the verdict: " + JournalReader.rootMessage(e));
-            }
+            VerdictDelivery.appendDurably(writer, r, "verdict");
             report(r, null);
             return JournalCli.OK;
         }
@@ -172,82 +149,20 @@ abstract class ApprovalVerdict implements Callable<Integer> {
      * A live writer holds the journal: hand it the verdict and wait (bounded) for its record, as {@code resolve}
      * does. Null when the writer went away before taking it (withdrawn; the caller writes it itself).
      */
-    private Integer handOver(Path dir, JournalRecord request) throws CliException {
+    private Integer handOver(VerdictDelivery delivery, Path dir, JournalRecord request) throws CliException {
         ResolutionRequest req = new ResolutionRequest(key, false, note, null, false, request.task(), request.actor(),
                 request.call(), request.kind(), 0, null, cli.now(), ProcessHandle.current().pid(), verdict().word(), by());
         String holder = JournalLock.holderOf(dir);
-        Path refusal = ResolutionRequest.refusalFile(dir, key);
-        try (JournalReader reader = cli.openReader()) {
-            JournalFollower tailer = reader.followFromEnd();
-            try {
-                Files.deleteIfExists(refusal);
-                req.submit(dir);
-            } catch (IOException e) {
-                throw new CliException(JournalCli.LOOK, "could not hand the verdict to the writer (pid " + holder
-                        + "): " + e.getMessage());
-            }
-            long waitNanos = TimeUnit.SECONDS.toNanos(Math.max(1, waitSeconds));
-            long deadline = System.nanoTime() + waitNanos;
-            boolean taken = false;
-            for (int round = 1; ; round++) {
-                for (JournalRecord r = tailer.next(); r != null; r = tailer.next()) {
-                    if (r.type() == RecordType.APPROVAL && key.equals(r.intentKey())) {
-                        if (verdict().word().equals(r.verdict()) && by().equals(r.by())) {
-                            report(r, holder);
-                            return JournalCli.OK;
-                        }
-                        // another verdict (an expiry, an answer by elicitation) got there first: the writer
-                        // refuses this one, and that refusal is what this CLI reports
-                    }
-                }
-                if (Files.exists(refusal)) {
-                    throw new CliException(JournalCli.REFUSED, "refused by the writer (pid " + holder + "): "
-                            + readAndDelete(refusal));
-                }
-                if (System.nanoTime() > deadline) {
-                    if (!taken && withdraw(dir)) {
-                        throw new CliException(JournalCli.REFUSED, "not recorded: the writer (pid " + holder
-                                + ") did not take the verdict within " + waitSeconds + " s; the request was withdrawn"
-                                + " and nothing changed; run it again");
-                    }
-                    if (taken) {
-                        throw new CliException(JournalCli.LOOK, "the writer (pid " + holder + ") took the verdict"
-                                + " but its approval record did not appear within " + waitSeconds + " s more; look"
-                                + " with: journal show " + key);
-                    }
-                    taken = true;
-                    deadline = System.nanoTime() + waitNanos;
-                }
-                if (!taken && round % 20 == 0 && !JournalLock.isHeld(dir) && withdraw(dir)) {
-                    return null;
-                }
-                try {
-                    Thread.sleep(POLL_MILLIS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new CliException(JournalCli.LOOK, "interrupted while waiting for the writer");
-                }
-            }
+        // another verdict (an expiry, an answer by elicitation) may get there first: the writer refuses this one,
+        // and that refusal is what this CLI reports
+        JournalRecord recorded = delivery.handOver(req, holder, r -> r.type() == RecordType.APPROVAL
+                && key.equals(r.intentKey()) && verdict().word().equals(r.verdict()) && by().equals(r.by()),
+                "approval", "; the request was withdrawn and nothing changed; run it again");
+        if (recorded == null) {
+            return null;
         }
-    }
-
-    private boolean withdraw(Path dir) throws CliException {
-        try {
-            return ResolutionRequest.withdraw(dir, key);
-        } catch (IOException e) {
-            throw new CliException(JournalCli.LOOK, "could not withdraw the request " + ResolutionRequest.file(dir, key)
-                    + ": " + e.getMessage() + "; delete it by hand");
-        }
-    }
-
-    private static String readAndDelete(Path file) {
-        try {
-            String s = Files.readString(file, StandardCharsets.UTF_8).strip();
-            Files.deleteIfExists(file);
-            return s.isEmpty() ? "(no reason given)" : s;
-        } catch (IOException e) {
-            return "(its reason could not be read: " + e.getMessage() + ")";
-        }
+        report(recorded, holder);
+        return JournalCli.OK;
     }
 
     private void report(JournalRecord r, String writerPid) {

@@ -1,5 +1,6 @@
 package dev.effectful.cli;
 
+import dev.effectful.core.journal.RootCause;
 import dev.effectful.core.store.IntentStoreProviders;
 
 import picocli.CommandLine;
@@ -151,7 +152,7 @@ public final class JournalCli implements Callable<Integer> {
                         + " e.g. java -Xmx512m -jar effectful-agent.jar journal ...");
                 return LOOK;
             }
-            err.println("effectful journal: failed: " + JournalReader.rootMessage(e));
+            err.println("effectful journal: failed: " + RootCause.firstLine(e));
             return LOOK;
         });
         try {
@@ -161,7 +162,7 @@ public final class JournalCli implements Callable<Integer> {
         } catch (RuntimeException | Error e) {
             // last resort: picocli itself failed; still one line
             out.flush();
-            err.println("effectful journal: failed: " + JournalReader.rootMessage(e));
+            err.println("effectful journal: failed: " + RootCause.firstLine(e));
             return LOOK;
         }
     }

@@ -3,6 +3,7 @@ package dev.effectful.cli;
 import dev.effectful.cli.console.ConsoleData;
 import dev.effectful.cli.console.ConsoleServer;
 import dev.effectful.cli.console.Views;
+import dev.effectful.core.journal.RootCause;
 import dev.effectful.core.journal.JournalLock;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
@@ -100,7 +101,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (CliException | RuntimeException e) {
-            problem = "the console stopped reading the journal: " + JournalReader.rootMessage(e)
+            problem = "the console stopped reading the journal: " + RootCause.firstLine(e)
                     + "; restart it (journal verify tells whether the journal is damaged)";
             version++;
         }

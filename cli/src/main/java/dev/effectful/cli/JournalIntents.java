@@ -11,9 +11,7 @@ import dev.effectful.core.reentry.StateTransitions;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The latest state of every intent and a few counters per task, built in one streaming pass.
@@ -118,16 +116,14 @@ final class JournalIntents {
             ProbeResult.FAILED.word()};
     private static final State[] STATES = State.values();
 
-    // rows, one per intent key, append-only
-    private long[] hi;
-    private long[] lo;
+    // rows, one per intent key, append-only, numbered by the key index
+    private final IntentKeyIndex keys;
     private long[] intentIndex;
     private int[] task;
     private int[] call;
     private int[] attempt;
     private byte[] state;
     private byte[] probe;
-    private boolean[] textKey;
     /**
      * From the latest intent record's {@code reentry}: 0 not written (older journal), else 1 | PROBE | KEYABLE;
      * plus KEY_SENT when a {@code key_sent} record of that attempt followed it.
@@ -138,12 +134,6 @@ final class JournalIntents {
     private static final byte HAS_PROBE = 2;
     private static final byte KEYABLE = 4;
     private static final byte KEY_SENT = 8;
-
-    // open-addressing index over hex keys: row + 1, 0 = empty
-    private int[] slots;
-    // keys that are not 32 hex digits (an older writer, or damage) are rare: a plain map
-    private final Map<String, Integer> textKeys = new HashMap<>();
-    private final List<String> textKeyNames = new ArrayList<>();
 
     private final Dict tasks = new Dict();
     private final Dict calls = new Dict();
@@ -165,17 +155,14 @@ final class JournalIntents {
      */
     JournalIntents(long expectedKeys) {
         int n = (int) Math.max(1024, Math.min(expectedKeys, 1 << 28));
-        hi = new long[n];
-        lo = new long[n];
+        keys = new IntentKeyIndex(n);
         intentIndex = new long[n];
         task = new int[n];
         call = new int[n];
         attempt = new int[n];
         state = new byte[n];
         probe = new byte[n];
-        textKey = new boolean[n];
         declares = new byte[n];
-        slots = new int[Integer.highestOneBit(n * 2 - 1) << 1];
     }
 
     /** Every intent has an intent and an outcome record, so half the record count is the usual key count. */
@@ -245,111 +232,30 @@ final class JournalIntents {
         }
     }
 
-    /** The row of a key, added when new. */
+    /** The row of a key, added when new (with no outcome yet). */
     private int row(String key) {
-        if (!isHexKey(key)) {
-            Integer row = textKeys.get(key);
-            if (row == null) {
-                row = newRow(textKeyNames.size(), 0, true);
-                textKeyNames.add(key);
-                textKeys.put(key, row);
+        int r = keys.row(key);
+        if (r == rows) {
+            if (rows == intentIndex.length) {
+                int n = intentIndex.length + (intentIndex.length >> 1);
+                intentIndex = Arrays.copyOf(intentIndex, n);
+                task = Arrays.copyOf(task, n);
+                call = Arrays.copyOf(call, n);
+                attempt = Arrays.copyOf(attempt, n);
+                state = Arrays.copyOf(state, n);
+                probe = Arrays.copyOf(probe, n);
+                declares = Arrays.copyOf(declares, n);
             }
-            return row;
+            rows++;
+            intentIndex[r] = -1;
+            state[r] = (byte) State.NO_OUTCOME.ordinal();
         }
-        long h = Long.parseUnsignedLong(key, 0, 16, 16);
-        long l = Long.parseUnsignedLong(key, 16, 32, 16);
-        int mask = slots.length - 1;
-        int i = mix(h, l) & mask;
-        while (true) {
-            int s = slots[i];
-            if (s == 0) {
-                int row = newRow(h, l, false);
-                slots[i] = row + 1;
-                if (rows * 2 > slots.length) {
-                    rehash();
-                }
-                return row;
-            }
-            if (hi[s - 1] == h && lo[s - 1] == l && !textKey[s - 1]) {
-                return s - 1;
-            }
-            i = (i + 1) & mask;
-        }
+        return r;
     }
 
     /** The row of a key if the journal has it, else -1. */
     int find(String key) {
-        if (!isHexKey(key)) {
-            Integer row = textKeys.get(key);
-            return row == null ? -1 : row;
-        }
-        long h = Long.parseUnsignedLong(key, 0, 16, 16);
-        long l = Long.parseUnsignedLong(key, 16, 32, 16);
-        int mask = slots.length - 1;
-        for (int i = mix(h, l) & mask; slots[i] != 0; i = (i + 1) & mask) {
-            int s = slots[i] - 1;
-            if (hi[s] == h && lo[s] == l && !textKey[s]) {
-                return s;
-            }
-        }
-        return -1;
-    }
-
-    private static boolean isHexKey(String key) {
-        if (key.length() != 32) {
-            return false;
-        }
-        for (int i = 0; i < 32; i++) {
-            char c = key.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int mix(long h, long l) {
-        long x = h * 0x9E3779B97F4A7C15L ^ l;
-        return (int) (x ^ (x >>> 32));
-    }
-
-    private int newRow(long h, long l, boolean text) {
-        if (rows == hi.length) {
-            int n = hi.length + (hi.length >> 1);
-            hi = Arrays.copyOf(hi, n);
-            lo = Arrays.copyOf(lo, n);
-            intentIndex = Arrays.copyOf(intentIndex, n);
-            task = Arrays.copyOf(task, n);
-            call = Arrays.copyOf(call, n);
-            attempt = Arrays.copyOf(attempt, n);
-            state = Arrays.copyOf(state, n);
-            probe = Arrays.copyOf(probe, n);
-            textKey = Arrays.copyOf(textKey, n);
-            declares = Arrays.copyOf(declares, n);
-        }
-        int r = rows++;
-        hi[r] = h;
-        lo[r] = l;
-        textKey[r] = text;
-        intentIndex[r] = -1;
-        state[r] = (byte) State.NO_OUTCOME.ordinal();
-        return r;
-    }
-
-    private void rehash() {
-        int[] next = new int[slots.length * 2];
-        int mask = next.length - 1;
-        for (int r = 0; r < rows; r++) {
-            if (textKey[r]) {
-                continue;
-            }
-            int i = mix(hi[r], lo[r]) & mask;
-            while (next[i] != 0) {
-                i = (i + 1) & mask;
-            }
-            next[i] = r + 1;
-        }
-        slots = next;
+        return keys.find(key);
     }
 
     int size() {
@@ -361,7 +267,7 @@ final class JournalIntents {
     }
 
     Intent intent(int row) {
-        String key = textKey[row] ? textKeyNames.get((int) hi[row]) : String.format("%016x%016x", hi[row], lo[row]);
+        String key = keys.key(row);
         String callKind = call[row] == 0 ? null : calls.word(call[row]);
         String c = callKind == null ? null : callKind.substring(0, callKind.indexOf('\u0000'));
         int t = task[row];

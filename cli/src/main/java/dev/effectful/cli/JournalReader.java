@@ -1,5 +1,6 @@
 package dev.effectful.cli;
 
+import dev.effectful.core.journal.RootCause;
 import dev.effectful.core.journal.ChronicleJournal;
 import dev.effectful.core.journal.JournalFiles;
 import dev.effectful.core.journal.JournalFollower;
@@ -81,7 +82,7 @@ final class JournalReader implements AutoCloseable {
             try {
                 holder[0] = new JournalReader(dir, ChronicleJournal.openReader(dir), stallMillis);
             } catch (Exception | Error e) {
-                throw new CliFailure(new CliException(2, "cannot read journal " + dir + ": " + rootMessage(e)));
+                throw new CliFailure(new CliException(2, "cannot read journal " + dir + ": " + RootCause.firstLine(e)));
             }
         });
         if (w.stalled) {
@@ -225,18 +226,6 @@ final class JournalReader implements AutoCloseable {
                 // closing a read-only view cannot lose anything
             }
         }
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String m = t.getMessage();
-        if (m != null) {
-            m = m.lines().findFirst().orElse("");
-        }
-        return t.getClass().getSimpleName() + (m == null || m.isEmpty() ? "" : ": " + m);
     }
 
     /** A {@link CliException} carried out of a worker. */

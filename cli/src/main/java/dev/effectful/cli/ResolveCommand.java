@@ -2,9 +2,7 @@ package dev.effectful.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.effectful.core.journal.ChronicleJournal;
-import dev.effectful.core.journal.JournalFollower;
 import dev.effectful.core.journal.JournalLock;
-import dev.effectful.core.journal.JournalOwners;
 import dev.effectful.core.journal.Effect;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
@@ -18,11 +16,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A person's verdict on an intent nobody can settle automatically.
@@ -45,7 +40,6 @@ import java.util.concurrent.TimeUnit;
                         + " recorded it within --wait seconds (the request is then withdrawn; nothing changed)."})
 final class ResolveCommand implements Callable<Integer> {
 
-    private static final long POLL_MILLIS = 50;
 
     @ParentCommand
     JournalCli cli;
@@ -83,25 +77,19 @@ final class ResolveCommand implements Callable<Integer> {
         if (cli.sharedStore()) {
             return SharedStoreView.resolve(cli, key, applied == Applied.yes, note, resultJson);
         }
-        String given = key;
-        key = KeyPrefixes.expand(cli, key, false);
-        if (!key.equals(given)) {
-            cli.err.println("effectful journal: " + Table.clean(given) + " is intent " + key);
-        }
+        key = VerdictDelivery.expandKey(cli, key);
         Path dir = cli.journalDir();
-        java.util.Optional<String> foreign = JournalOwners.cliWriteProblem(dir, cli.env);
-        if (foreign.isPresent()) {
-            throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
-        }
+        VerdictDelivery.refuseForeignWriter(cli, dir);
+        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waitSeconds);
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
         return VerdictTurn.alone(dir, key, waitSeconds, () -> {
             if (JournalLock.isHeld(dir)) {
-                Integer done = handOver(dir, resultJson);
+                Integer done = handOver(delivery, dir, resultJson);
                 if (done != null) {
                     return done;
                 }
             }
-            return writeItself(dir, resultJson, true);
+            return writeItself(delivery, dir, resultJson);
         });
     }
 
@@ -151,21 +139,16 @@ final class ResolveCommand implements Callable<Integer> {
     }
 
     /** No live writer: take the lock and append, as the journal's one writer for a moment. */
-    private Integer writeItself(Path dir, String resultJson, boolean mayHandOver) throws CliException {
-        ChronicleJournal writer;
-        try (JournalReader probe = cli.openReader()) {
-            // a writer must continue the journal's own roll cycle, not the default one
-            writer = probe.openWriter();
-        } catch (JournalLock.JournalLockedException e) {
+    private Integer writeItself(VerdictDelivery delivery, Path dir, String resultJson) throws CliException {
+        ChronicleJournal writer = delivery.openWriter();
+        if (writer == null) {
             // an agent started a moment ago: hand the verdict to it instead
-            Integer done = mayHandOver ? handOver(dir, resultJson) : null;
+            Integer done = handOver(delivery, dir, resultJson);
             if (done != null) {
                 return done;
             }
             throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
                     + " while resolve ran; run resolve again");
-        } catch (IOException | RuntimeException e) {
-            throw new CliException(JournalCli.USAGE, "cannot open journal " + dir + " for writing: " + JournalReader.rootMessage(e));
         }
         try (writer) {
             Target t = find(dir);
@@ -176,12 +159,7 @@ final class ResolveCommand implements Callable<Integer> {
                     .started(cli.now()).effectApplied(applied == Applied.yes ? Effect.YES : Effect.NO).message(note).result(resultJson)
                     .thread("journal-cli")
                     .build();
-            try {
-                writer.append(resolution);
-                writer.sync(); // a person's verdict must survive a power cut too
-            } catch (RuntimeException e) {
-                throw new CliException(JournalCli.LOOK, "could not write the resolution: " + JournalReader.rootMessage(e));
-            }
+            VerdictDelivery.appendDurably(writer, resolution, "resolution");
             report(t, resolution, null);
             return JournalCli.OK;
         }
@@ -191,96 +169,21 @@ final class ResolveCommand implements Callable<Integer> {
      * A live writer holds the journal: hand it the verdict and wait (bounded) for its record. Null
      * when the writer went away before taking the request (withdrawn; the caller writes it itself).
      */
-    private Integer handOver(Path dir, String resultJson) throws CliException {
+    private Integer handOver(VerdictDelivery delivery, Path dir, String resultJson) throws CliException {
         Target t = find(dir); // the writer checks --result against the tool's real type
         ResolutionRequest req = new ResolutionRequest(key, applied == Applied.yes, note, resultJson, force,
                 t.from().task(), t.from().actor(), t.from().call(), t.from().kind(), t.intent().attempt(),
                 t.from().attemptId(), cli.now(), ProcessHandle.current().pid());
         String holder = JournalLock.holderOf(dir);
-        Path refusal = ResolutionRequest.refusalFile(dir, key);
-        try (JournalReader reader = cli.openReader()) {
-            // positioned at the end before the request exists, so the writer's record cannot slip by unseen
-            JournalFollower tailer = reader.followFromEnd();
-            try {
-                Files.deleteIfExists(refusal);
-                req.submit(dir);
-            } catch (IOException e) {
-                throw new CliException(JournalCli.LOOK, "could not hand the verdict to the writer (pid " + holder
-                        + "): " + e.getMessage());
-            }
-            long waitNanos = TimeUnit.SECONDS.toNanos(Math.max(1, waitSeconds));
-            long deadline = System.nanoTime() + waitNanos;
-            boolean taken = false;
-            for (int round = 1; ; round++) {
-                JournalRecord recorded = nextResolution(tailer);
-                if (recorded != null) {
-                    report(t, recorded, holder);
-                    return JournalCli.OK;
-                }
-                if (Files.exists(refusal)) {
-                    String why = readAndDelete(refusal);
-                    throw new CliException(JournalCli.REFUSED, "refused by the writer (pid " + holder + "): " + why);
-                }
-                if (System.nanoTime() > deadline) {
-                    if (!taken && withdraw(dir)) {
-                        throw new CliException(JournalCli.REFUSED, "not recorded: the writer (pid " + holder
-                                + ") did not take the verdict within " + waitSeconds + " s (an agent older than this"
-                                + " CLI, or one that is stuck); the request was withdrawn and nothing changed;"
-                                + " run resolve again, or stop that process and run it then");
-                    }
-                    if (taken) {
-                        throw new CliException(JournalCli.LOOK, "the writer (pid " + holder + ") took the verdict"
-                                + " but its resolution record did not appear within " + waitSeconds + " s more;"
-                                + " look with: journal show " + key);
-                    }
-                    taken = true; // it is the writer's now: give it the same time again to append
-                    deadline = System.nanoTime() + waitNanos;
-                }
-                // about once a second: probing the lock takes it for an instant, which a starting agent would meet
-                if (!taken && round % 20 == 0 && !JournalLock.isHeld(dir) && withdraw(dir)) {
-                    return null; // the writer stopped before taking it: nobody else will
-                }
-                sleep();
-            }
+        JournalRecord recorded = delivery.handOver(req, holder,
+                r -> r.type() == RecordType.RESOLUTION && key.equals(r.intentKey()), "resolution",
+                " (an agent older than this CLI, or one that is stuck); the request was withdrawn and nothing changed;"
+                        + " run resolve again, or stop that process and run it then");
+        if (recorded == null) {
+            return null;
         }
-    }
-
-    private boolean withdraw(Path dir) throws CliException {
-        try {
-            return ResolutionRequest.withdraw(dir, key);
-        } catch (IOException e) {
-            throw new CliException(JournalCli.LOOK, "could not withdraw the request " + ResolutionRequest.file(dir, key)
-                    + ": " + e.getMessage() + "; delete it by hand");
-        }
-    }
-
-    /** The next resolution record of this key the writer appended, or null when none so far. */
-    private JournalRecord nextResolution(JournalFollower tailer) {
-        for (JournalRecord r = tailer.next(); r != null; r = tailer.next()) {
-            if (r.type() == RecordType.RESOLUTION && key.equals(r.intentKey())) {
-                return r;
-            }
-        }
-        return null;
-    }
-
-    private static String readAndDelete(Path file) {
-        try {
-            String s = Files.readString(file, StandardCharsets.UTF_8).strip();
-            Files.deleteIfExists(file);
-            return s.isEmpty() ? "(no reason given)" : s;
-        } catch (IOException e) {
-            return "(its reason could not be read: " + e.getMessage() + ")";
-        }
-    }
-
-    private static void sleep() throws CliException {
-        try {
-            Thread.sleep(POLL_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CliException(JournalCli.LOOK, "interrupted while waiting for the writer");
-        }
+        report(t, recorded, holder);
+        return JournalCli.OK;
     }
 
     /** The intent as the journal shows it, checked: known, and unresolved unless --force. */

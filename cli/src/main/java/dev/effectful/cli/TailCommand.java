@@ -1,5 +1,6 @@
 package dev.effectful.cli;
 
+import dev.effectful.core.journal.RootCause;
 import dev.effectful.core.journal.JournalFollower;
 import dev.effectful.core.journal.JournalRecord;
 import picocli.CommandLine.Command;
@@ -67,7 +68,7 @@ final class TailCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | InternalError e) {
             cli.out.flush();
-            cli.err.println("effectful journal: warning: stopped following: " + JournalReader.rootMessage(e));
+            cli.err.println("effectful journal: warning: stopped following: " + RootCause.firstLine(e));
             return JournalCli.LOOK;
         } finally {
             tailer.close();

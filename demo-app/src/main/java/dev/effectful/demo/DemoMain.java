@@ -69,15 +69,7 @@ public final class DemoMain {
             CrashAct acts = new CrashAct(agentJar, journal, service.baseUrl(), transcript);
             Summary.wrap(out, "-- ", "act 1: task " + taskId + "; the service answers 429 + Retry-After, creates a partial order,"
                     + " sends 200 with an error body, replies too slowly; the model re-sends one call");
-            Process first = acts.start(taskId, "first");
-            boolean charged = waitForChargeOrExit(service, first);
-            if (charged) {
-                Thread.sleep(300); // let the child sit in the call, as a real crash would find it
-                CrashAct.kill9(first);
-                Summary.wrap(out, "-- ", "kill -9 " + first.pid() + ": the card was charged, the assistant died before it heard");
-            } else {
-                Summary.wrap(out, "-- ", "act 1 ended without reaching the charge (exit " + CrashAct.finish(first, 1) + ")");
-            }
+            crashMidCharge(out, service, acts, taskId);
             service.releaseHangingCharge();
 
             Summary.wrap(out, "-- ", "act 2: the assistant restarts on task " + taskId + " and runs the whole task again;"
@@ -92,12 +84,7 @@ public final class DemoMain {
             Summary summary = Summary.of(agentJar != null, Transcript.read(transcript), service.effects(), records);
             summary.print(out);
             if (agentJar != null) {
-                // one command per line, each ready to paste (a shell would read "tasks|show" as a pipe)
-                String cli = "java -jar " + agentJar + " journal --dir " + journal;
-                out.println("   read the journal:");
-                for (String command : List.of("tasks", "show " + taskId, "unresolved")) {
-                    Summary.wrap(out, "     ", cli + " " + command);
-                }
+                printJournalCommands(out, agentJar, journal, taskId);
             }
             long elapsed = System.currentTimeMillis() - started;
             Summary.wrap(out, "   ", "finished in " + elapsed / 1000.0 + " s; children " + acts.pids + " all exited");
@@ -108,6 +95,30 @@ public final class DemoMain {
             Files.deleteIfExists(transcript);
         }
         return 0;
+    }
+
+    /** Act 1's end: once the card is charged the child is killed in the call, as a crash would find it. */
+    private static void crashMidCharge(PrintStream out, LedgerService service, CrashAct acts, String taskId)
+            throws Exception {
+        Process first = acts.start(taskId, "first");
+        boolean charged = waitForChargeOrExit(service, first);
+        if (charged) {
+            Thread.sleep(300); // let the child sit in the call, as a real crash would find it
+            CrashAct.kill9(first);
+            Summary.wrap(out, "-- ", "kill -9 " + first.pid() + ": the card was charged, the assistant died before it heard");
+        } else {
+            Summary.wrap(out, "-- ", "act 1 ended without reaching the charge (exit " + CrashAct.finish(first, 1) + ")");
+        }
+    }
+
+    /** How to read the journal the run left, one command per line. */
+    private static void printJournalCommands(PrintStream out, String agentJar, Path journal, String taskId) {
+        // one command per line, each ready to paste (a shell would read "tasks|show" as a pipe)
+        String cli = "java -jar " + agentJar + " journal --dir " + journal;
+        out.println("   read the journal:");
+        for (String command : List.of("tasks", "show " + taskId, "unresolved")) {
+            Summary.wrap(out, "     ", cli + " " + command);
+        }
     }
 
     /** True once the ledger shows the charge applied; false if the child ended before that. */

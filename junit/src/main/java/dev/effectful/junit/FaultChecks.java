@@ -85,16 +85,7 @@ final class FaultChecks<T> extends FailureChecks<T> {
                 + (keys.size() == 1 ? " " + brief(keys.get(0)) + " each time" : " different values " + keys.stream()
                 .map(FailureChecks::brief).toList()));
         if (total > 1) {
-            String change = !spec.probe().isEmpty()
-                    ? "probe " + spec.probe() + " answered absent although the receiver had the effect, so the body ran"
-                    + " again: make it look the effect up by what the body sent (the @IntentKey arguments, or the key"
-                    + " passed from Attempt.current().orElseThrow().requestKey())"
-                    : !spec.keyHeader().isEmpty() ? keyHeaderAdvice(spec, keyed, keys)
-                    : spec.keyable() ? "keyable = true, but the receiver applied the retry again: send"
-                    + " Attempt.current().orElseThrow().requestKey() as the receiver's idempotency key (the same on"
-                    + " every attempt, never a random one), or add a probe"
-                    : "the retry ran the body again: add probe = \"...\" to look the effect up before a second attempt";
-            return Verdict.fail(Check.KILL_MID_CALL, tool, happened, change);
+            return Verdict.fail(Check.KILL_MID_CALL, tool, happened, repeatAdvice(spec, keyed, keys));
         }
         if (!spec.keyable() && keyed.stream().anyMatch(KeyRelay.Sent::setByApplication)) {
             // the kit journaled the key as sent; the agent would not have, for a value that is not the key
@@ -108,15 +99,7 @@ final class FaultChecks<T> extends FailureChecks<T> {
             return Verdict.pass(Check.KILL_MID_CALL, tool, happened);
         }
         if (after.status() == Status.UNKNOWN && spec.probe().isEmpty()) {
-            String held = happened + ": held for a person";
-            if (heldIsAcceptable) {
-                return Verdict.pass(Check.KILL_MID_CALL, tool, held + " (accepted for this tool)");
-            }
-            return Verdict.fail(Check.KILL_MID_CALL, tool, held + ", because " + spec.kind()
-                    + " tools without a probe cannot tell whether the first attempt landed", "add probe = \"find"
-                    + Character.toUpperCase(s.firstMethodName().charAt(0)) + s.firstMethodName().substring(1)
-                    + "\" to @EffectfulTool: a method with the same parameters that looks the effect up at the receiver"
-                    + " (null / empty Optional / false when absent)");
+            return heldVerdict(tool, spec, s, happened);
         }
         if (probe == ProbeResult.FAILED || after.status() == Status.UNKNOWN) {
             return Verdict.fail(Check.KILL_MID_CALL, tool, happened, "the probe could not answer: make "
@@ -124,6 +107,32 @@ final class FaultChecks<T> extends FailureChecks<T> {
         }
         return Verdict.fail(Check.KILL_MID_CALL, tool, happened, "after a crash the retry must end ok with the one"
                 + " effect: probe it (probe = ...) so the engine can settle it");
+    }
+
+    /** What to change when the retry after a crash applied the effect again, by what the tool declares. */
+    private static String repeatAdvice(EffectfulTool spec, List<KeyRelay.Sent> keyed, List<String> keys) {
+        return !spec.probe().isEmpty()
+                ? "probe " + spec.probe() + " answered absent although the receiver had the effect, so the body ran"
+                + " again: make it look the effect up by what the body sent (the @IntentKey arguments, or the key"
+                + " passed from Attempt.current().orElseThrow().requestKey())"
+                : !spec.keyHeader().isEmpty() ? keyHeaderAdvice(spec, keyed, keys)
+                : spec.keyable() ? "keyable = true, but the receiver applied the retry again: send"
+                + " Attempt.current().orElseThrow().requestKey() as the receiver's idempotency key (the same on"
+                + " every attempt, never a random one), or add a probe"
+                : "the retry ran the body again: add probe = \"...\" to look the effect up before a second attempt";
+    }
+
+    /** An unknown outcome held for a person: acceptable when the test says so, else a probe is what is missing. */
+    private Verdict heldVerdict(String tool, EffectfulTool spec, Scenario s, String happened) {
+        String held = happened + ": held for a person";
+        if (heldIsAcceptable) {
+            return Verdict.pass(Check.KILL_MID_CALL, tool, held + " (accepted for this tool)");
+        }
+        return Verdict.fail(Check.KILL_MID_CALL, tool, held + ", because " + spec.kind()
+                + " tools without a probe cannot tell whether the first attempt landed", "add probe = \"find"
+                + Character.toUpperCase(s.firstMethodName().charAt(0)) + s.firstMethodName().substring(1)
+                + "\" to @EffectfulTool: a method with the same parameters that looks the effect up at the receiver"
+                + " (null / empty Optional / false when absent)");
     }
 
     /** Why a key-header tool's re-run applied again, judged by the keys the service saw. */

@@ -92,22 +92,28 @@ final class ToolWrapperCode {
         Label enterStart = new Label();
         Label enterEnd = new Label();
         Label enterHandler = new Label();
-        Label afterEnter = new Label();
         Label bodyStart = new Label();
         Label bodyEnd = new Label();
         Label bodyHandler = new Label();
-        Label exit = new Label();
         Label exitStart = new Label();
         Label exitEnd = new Label();
         Label exitHandler = new Label();
+        Label exit = new Label();
         Label done = new Label();
-        Label normal = new Label();
-        Label argumentsDone = new Label();
         mv.visitCode();
         mv.visitTryCatchBlock(enterStart, enterEnd, enterHandler, THROWABLE);
         mv.visitTryCatchBlock(bodyStart, bodyEnd, bodyHandler, THROWABLE);
         mv.visitTryCatchBlock(exitStart, exitEnd, exitHandler, THROWABLE);
+        initLocals(mv);
+        enter(mv, enterStart, enterEnd, enterHandler);
+        body(mv, bodyStart, bodyEnd, bodyHandler, exit);
+        exit(mv, exit, exitStart, exitEnd, exitHandler, done);
+        rethrowOrReturn(mv, done);
+        mv.visitMaxs(maxStack(), thrown + 1);
+    }
 
+    /** Every local set before the first branch, so that each frame has the same locals. */
+    private void initLocals(MethodVisitor mv) {
         mv.visitInsn(Opcodes.ACONST_NULL);
         mv.visitVarInsn(Opcodes.ASTORE, call);
         mv.visitInsn(Opcodes.ACONST_NULL);
@@ -120,8 +126,12 @@ final class ToolWrapperCode {
         }
         mv.visitInsn(Opcodes.ACONST_NULL);
         mv.visitVarInsn(Opcodes.ASTORE, thrown);
+    }
 
-        // enter
+    /** {@code call = Bridge.enter(...)}, the arguments the runtime hands back, {@code skip}; a throw skips nothing. */
+    private void enter(MethodVisitor mv, Label enterStart, Label enterEnd, Label enterHandler) {
+        Label argumentsDone = new Label();
+        Label afterEnter = new Label();
         mv.visitLabel(enterStart);
         mv.visitLdcInsn(Type.getObjectType(owner));
         mv.visitLdcInsn(name + descriptor);
@@ -164,12 +174,14 @@ final class ToolWrapperCode {
         mv.visitVarInsn(Opcodes.ISTORE, skip);
         mv.visitLabel(afterEnter);
         frame(mv);
+    }
 
-        // the body, unless the runtime answers in its place (ret and thrown keep their defaults then)
+    /** The body, unless the runtime answers in its place (ret and thrown keep their defaults then). */
+    private void body(MethodVisitor mv, Label bodyStart, Label bodyEnd, Label bodyHandler, Label exit) {
         mv.visitVarInsn(Opcodes.ILOAD, skip);
         mv.visitJumpInsn(Opcodes.IFNE, exit);
         mv.visitLabel(bodyStart);
-        slot = 0;
+        int slot = 0;
         if (!isStatic) {
             mv.visitVarInsn(Opcodes.ALOAD, 0);
             slot = 1;
@@ -188,8 +200,10 @@ final class ToolWrapperCode {
         mv.visitLabel(bodyHandler);
         frameWithThrowable(mv);
         mv.visitVarInsn(Opcodes.ASTORE, thrown);
+    }
 
-        // exit
+    /** {@code Bridge.exitValue} and {@code exitThrown}: what the caller gets; a throw in them changes nothing. */
+    private void exit(MethodVisitor mv, Label exit, Label exitStart, Label exitEnd, Label exitHandler, Label done) {
         mv.visitLabel(exit);
         frame(mv);
         mv.visitLabel(exitStart);
@@ -221,6 +235,11 @@ final class ToolWrapperCode {
         mv.visitLabel(exitHandler);
         frameWithThrowable(mv);
         mv.visitInsn(Opcodes.POP);
+    }
+
+    /** {@code if (thrown != null) throw thrown; return ret;} */
+    private void rethrowOrReturn(MethodVisitor mv, Label done) {
+        Label normal = new Label();
         mv.visitLabel(done);
         frame(mv);
         mv.visitVarInsn(Opcodes.ALOAD, thrown);
@@ -235,7 +254,6 @@ final class ToolWrapperCode {
             mv.visitVarInsn(returns.getOpcode(Opcodes.ILOAD), ret);
             mv.visitInsn(returns.getOpcode(Opcodes.IRETURN));
         }
-        mv.visitMaxs(maxStack(), thrown + 1);
     }
 
     /** The deepest the operand stack gets: the arguments array being filled, or the body's call. */

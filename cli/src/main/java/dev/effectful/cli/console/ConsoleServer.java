@@ -9,29 +9,35 @@ import gg.jte.output.StringOutput;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import static dev.effectful.cli.console.Exchanges.decode;
+import static dev.effectful.cli.console.Exchanges.form;
+import static dev.effectful.cli.console.Exchanges.readBody;
+import static dev.effectful.cli.console.Exchanges.send;
+import static dev.effectful.cli.console.Exchanges.text;
 
 /**
  * The console's web server: the JDK's own HTTP server on one address (loopback unless told otherwise),
  * pages rendered by precompiled JTE templates (which escape everything they print), a token printed at
  * start traded for a session cookie, a CSRF token in every form, a strict Content-Security-Policy, and
  * live updates over Server-Sent Events. It reads through {@link ConsoleData} and acts only through it.
+ *
+ * <p>This class routes requests and renders pages; the headers and Host check are {@link SecurityHeaders}', the
+ * sign-in and sessions {@link Sessions}', the live stream {@link LiveEvents}' and the HTTP plumbing
+ * {@link Exchanges}'.
  */
 public final class ConsoleServer implements AutoCloseable {
 
@@ -58,13 +64,6 @@ public final class ConsoleServer implements AutoCloseable {
         return null;
     }
 
-    /** Scripts and styles only from this origin, no inline code, no framing, forms post only here. */
-    static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';"
-            + " connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-    private static final int MAX_FORM_BYTES = 64 * 1024;
-    private static final int MAX_LIVE_CLIENTS = 32;
-    private static final long LIVE_POLL_MILLIS = 250;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private final ConsoleData data;
@@ -76,7 +75,7 @@ public final class ConsoleServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService pages;
     private final ExecutorService live;
-    private final AtomicInteger liveClients = new AtomicInteger();
+    private final LiveEvents events;
     private final boolean loopbackOnly;
     private volatile boolean closed;
 
@@ -87,6 +86,7 @@ public final class ConsoleServer implements AutoCloseable {
         this.osUser = osUser;
         this.clock = clock;
         this.loopbackOnly = address.getAddress().isLoopbackAddress();
+        this.events = new LiveEvents(data, () -> closed);
         this.templates = precompiledTemplates();
         this.server = HttpServer.create(address, 32);
         this.pages = Executors.newFixedThreadPool(4, daemon("effectful-console"));
@@ -145,8 +145,8 @@ public final class ConsoleServer implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         boolean handedOff = false;
         try {
-            secureHeaders(ex);
-            if (!hostAllowed(ex)) {
+            SecurityHeaders.secureHeaders(ex);
+            if (!SecurityHeaders.hostAllowed(ex, loopbackOnly)) {
                 text(ex, 421, "this console answers only to the address it was started on");
                 return;
             }
@@ -166,7 +166,7 @@ public final class ConsoleServer implements AutoCloseable {
                 // a live stream lasts as long as its page: on threads of its own, never the pages' few
                 live.execute(() -> {
                     try (ex) {
-                        events(ex);
+                        events.stream(ex);
                     } catch (IOException | RuntimeException gone) {
                         // the page went away
                     }
@@ -277,7 +277,6 @@ public final class ConsoleServer implements AutoCloseable {
         page(ex, d.ok() ? 200 : 409, "done", answerFrame(d.heading(), s), "done", d);
     }
 
-
     private void login(HttpExchange ex) throws IOException {
         String token = form(ex.getRequestURI().getRawQuery()).get("token");
         Optional<String> id = sessions.signIn(token);
@@ -289,58 +288,6 @@ public final class ConsoleServer implements AutoCloseable {
                 + "; Path=/; HttpOnly; SameSite=Strict");
         ex.getResponseHeaders().set("Location", "/");
         ex.sendResponseHeaders(303, -1);
-    }
-
-    /** Server-Sent Events: one "changed" event whenever the data moved, so the page can reload itself. */
-    private void events(HttpExchange ex) throws IOException {
-        // the page says which version it was rendered from: a change between its render and this stream's
-        // start is sent at once instead of being missed (the page would stay stale until the next change)
-        long seen = since(form(ex.getRequestURI().getRawQuery()).get("since"));
-        if (liveClients.incrementAndGet() > MAX_LIVE_CLIENTS) {
-            liveClients.decrementAndGet();
-            text(ex, 503, "too many live pages open");
-            return;
-        }
-        ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-        ex.sendResponseHeaders(200, 0);
-        OutputStream out = ex.getResponseBody();
-        long lastWrite = System.nanoTime();
-        try {
-            out.write(("retry: 2000\nevent: hello\ndata: " + seen + "\n\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            boolean first = true;
-            while (!closed) {
-                if (!first) {
-                    TimeUnit.MILLISECONDS.sleep(LIVE_POLL_MILLIS);
-                }
-                first = false;
-                long v = data.version();
-                if (v != seen) {
-                    seen = v;
-                    out.write(("event: changed\ndata: " + v + "\n\n").getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    lastWrite = System.nanoTime();
-                } else if (System.nanoTime() - lastWrite > TimeUnit.SECONDS.toNanos(5)) {
-                    // a page that went away is noticed only by writing to it
-                    out.write(": still here\n\n".getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    lastWrite = System.nanoTime();
-                }
-            }
-        } catch (IOException | InterruptedException gone) {
-            // the page went away, or the console stops
-        } finally {
-            liveClients.decrementAndGet();
-        }
-    }
-
-    /** The version a page was rendered from, or now when it says none (a page from an older console). */
-    private long since(String given) {
-        try {
-            return given == null ? data.version() : Long.parseLong(given);
-        } catch (NumberFormatException e) {
-            return data.version();
-        }
     }
 
     /**
@@ -375,77 +322,6 @@ public final class ConsoleServer implements AutoCloseable {
                 return;
             }
             send(ex, 200, type, in.readAllBytes());
-        }
-    }
-
-    private static void text(HttpExchange ex, int status, String body) throws IOException {
-        send(ex, status, "text/plain; charset=utf-8", (body + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", type);
-        boolean head = ex.getRequestMethod().equals("HEAD");
-        ex.sendResponseHeaders(status, head ? -1 : body.length);
-        if (!head) {
-            ex.getResponseBody().write(body);
-        }
-    }
-
-    private static void secureHeaders(HttpExchange ex) {
-        var h = ex.getResponseHeaders();
-        h.set("Content-Security-Policy", CSP);
-        h.set("X-Content-Type-Options", "nosniff");
-        h.set("X-Frame-Options", "DENY");
-        h.set("Referrer-Policy", "no-referrer"); // the sign-in URL carries the token
-        h.set("Cache-Control", "no-store");
-    }
-
-    /**
-     * On loopback, only loopback names: a web page elsewhere that rebinds its own host name to
-     * 127.0.0.1 must not reach the console through the person's browser.
-     */
-    private boolean hostAllowed(HttpExchange ex) {
-        if (!loopbackOnly) {
-            return true;
-        }
-        String host = ex.getRequestHeaders().getFirst("Host");
-        if (host == null) {
-            return false;
-        }
-        String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
-                : host.contains(":") ? host.substring(0, host.lastIndexOf(':')) : host;
-        return name.equals("localhost") || name.equals("127.0.0.1") || name.equals("[::1]");
-    }
-
-    private static String readBody(HttpExchange ex) throws IOException {
-        InputStream in = ex.getRequestBody();
-        byte[] b = in.readNBytes(MAX_FORM_BYTES + 1);
-        return b.length > MAX_FORM_BYTES ? null : new String(b, StandardCharsets.UTF_8);
-    }
-
-    /** An {@code application/x-www-form-urlencoded} body or query (none: empty); the first of a repeated name wins. */
-    static Map<String, String> form(String raw) {
-        if (raw == null) {
-            return new HashMap<>();
-        }
-        Map<String, String> out = new HashMap<>();
-        for (String pair : raw.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String k = decode(eq < 0 ? pair : pair.substring(0, eq));
-            String v = eq < 0 ? "" : decode(pair.substring(eq + 1));
-            out.putIfAbsent(k, v);
-        }
-        return out;
-    }
-
-    private static String decode(String s) {
-        try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return "";
         }
     }
 

@@ -10,14 +10,11 @@ import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.StoreFileListener;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
 import net.openhft.chronicle.wire.DocumentContext;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,7 +33,7 @@ public final class ChronicleJournal implements Journal {
     private final ThreadLocal<ExcerptAppender> appenders;
     private final ThreadLocal<ExcerptTailer> tailers;
     private final ThreadLocal<MappedRangeSync> syncs = ThreadLocal.withInitial(MappedRangeSync::new);
-    private final Backing backing = new Backing();
+    private final PageBacking backing = new PageBacking();
     private volatile int lastTightenedCycle = Integer.MIN_VALUE;
     private List<String> damage = List.of();
     /** Damaged records met by any replay or read, by index: reported once each, never acted on. */
@@ -152,87 +149,13 @@ public final class ChronicleJournal implements Journal {
         } catch (IOException | RuntimeException | Error e) {
             appenders.remove();
             syncs.remove();
-            String why = rootMessage(e);
+            String why = RootCause.message(e);
             if (why.toLowerCase(java.util.Locale.ROOT).contains("no space left")) {
                 // a full disk passes: retryable, like the free-space check's own refusal
                 throw new JournalUnavailableException(new JournalProblem(JournalProblem.Cause.DISK_FULL,
                         "journal unavailable: disk full, cannot write to " + dir + ": " + why), e);
             }
             throw new JournalUnavailableException("journal unavailable: cannot write to " + dir + ": " + why, e);
-        }
-    }
-
-    /**
-     * Gives the pages a record is about to be copied into real blocks, with {@code pwrite} of zeros, ahead
-     * of the mapped copy. Chronicle's cycle files are sparse: a mapped store into a hole on a full file
-     * system raises SIGBUS, which arrives as an {@code InternalError} mid-record or, inside a bulk copy,
-     * kills the JVM. A write of the same range fails with "No space left on device" instead, before any
-     * byte of the record is in the file.
-     *
-     * <p>Only bytes at or past the data position of the record being written are written, under
-     * Chronicle's write lock (the caller holds it): everything there is uncommitted, and Chronicle reads
-     * zeros there anyway (a hole). Ranges are backed in steps of {@link #STEP} up to the file's current
-     * size, so a journal of small records costs one such write per {@code STEP} of journal; the file is
-     * never grown by it (Chronicle sizes its files itself).
-     */
-    private static final class Backing {
-        static final long STEP = 1L << 20;
-        private static final java.nio.ByteBuffer ZEROS = java.nio.ByteBuffer.allocateDirect(64 << 10);
-
-        private File file;
-        private java.nio.channels.FileChannel channel;
-        /** Up to where this process backed the current file; past it nothing was backed or written by it. */
-        private long backedTo;
-
-        synchronized void back(File current, long from, long to) throws IOException {
-            if (current == null || to <= from) {
-                return;
-            }
-            if (!current.equals(file)) {
-                close();
-                channel = java.nio.channels.FileChannel.open(current.toPath(), java.nio.file.StandardOpenOption.WRITE);
-                file = current;
-                backedTo = from;
-            }
-            if (to <= backedTo) {
-                return;
-            }
-            long start = Math.max(backedTo, from);
-            long size = channel.size();
-            long end = Math.min(size, Math.max(to, start + STEP));
-            try {
-                backedTo = Math.max(backedTo, zero(start, end));
-            } catch (IOException noRoomAhead) {
-                if (Math.min(size, to) >= end) {
-                    throw noRoomAhead;
-                }
-                // no room for the step ahead; the record itself (an outcome, say) may still fit
-                backedTo = Math.max(backedTo, zero(Math.max(backedTo, start), Math.min(size, to)));
-            }
-        }
-
-        /** Writes zeros over {@code [start, end)}; returns how far it got (all of it, or it throws). */
-        private long zero(long start, long end) throws IOException {
-            long pos = start;
-            while (pos < end) {
-                java.nio.ByteBuffer z = ZEROS.duplicate();
-                z.limit((int) Math.min(z.capacity(), end - pos));
-                pos += channel.write(z, pos);
-                backedTo = Math.max(backedTo, pos);
-            }
-            return pos;
-        }
-
-        synchronized void close() {
-            if (channel != null) {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // only a descriptor of a file the queue still has open
-                }
-                channel = null;
-                file = null;
-            }
         }
     }
 
@@ -249,7 +172,7 @@ public final class ChronicleJournal implements Journal {
             syncs.get().force(file.toPath(), 0, bytes.writePosition());
         } catch (IOException e) {
             syncs.remove();
-            throw new JournalUnavailableException("journal unavailable: cannot sync " + file + ": " + rootMessage(e), e);
+            throw new JournalUnavailableException("journal unavailable: cannot sync " + file + ": " + RootCause.message(e), e);
         }
     }
 
@@ -307,7 +230,7 @@ public final class ChronicleJournal implements Journal {
             // stop here and say so rather than skip silently over records nobody can see.
             throw new JournalUnavailableException(new JournalProblem(JournalProblem.Cause.DAMAGED,
                     "journal damaged in " + dir + ": " + read[0]
-                    + " complete records read (last index " + Long.toHexString(read[1]) + "), then " + rootMessage(e)
+                    + " complete records read (last index " + Long.toHexString(read[1]) + "), then " + RootCause.message(e)
                     + "; run 'journal verify', and move the damaged cycle file aside to go on"), e);
         }
     }
@@ -342,17 +265,7 @@ public final class ChronicleJournal implements Journal {
     /** Cycles (one roll period each) that have a file on disk, oldest first. */
     @Override
     public List<Integer> cycles() {
-        queue.refreshDirectoryListing();
-        int first = queue.firstCycle();
-        int last = queue.lastCycle();
-        if (first == Integer.MAX_VALUE || last < first) {
-            return List.of();
-        }
-        List<Integer> out = new ArrayList<>();
-        for (Long c : queue.listCyclesBetween(first, last)) {
-            out.add(c.intValue());
-        }
-        return out;
+        return QueueCycles.onDisk(queue);
     }
 
     /** The cycle that appends go to now: never deleted. */
@@ -384,22 +297,7 @@ public final class ChronicleJournal implements Journal {
      */
     @Override
     public boolean deleteCycle(int cycle) throws IOException {
-        if (cycle >= queue.cycle() || cycle >= queue.lastCycle()) {
-            return false;
-        }
-        SingleChronicleQueueStore store = queue.storeForCycle(cycle, queue.epoch(), false, null);
-        if (store == null) {
-            return false;
-        }
-        File file;
-        try {
-            file = store.file();
-        } finally {
-            queue.closeStore(store);
-        }
-        boolean deleted = Files.deleteIfExists(file.toPath());
-        queue.refreshDirectoryListing();
-        return deleted;
+        return QueueCycles.delete(queue, cycle);
     }
 
     /** One line per damaged cycle file found when this writer opened (recovered and moved aside, or left). */
@@ -478,17 +376,7 @@ public final class ChronicleJournal implements Journal {
      * {@code secondly} (tests and soaks only).
      */
     public static ChronicleJournal openWriter(Path dir, boolean syncIntents, String rollCycleName) throws IOException {
-        return openWriter(dir, syncIntents, rollCycleNamed(rollCycleName), null);
-    }
-
-    static RollCycle rollCycleNamed(String name) {
-        return switch (name == null ? "daily" : name.toLowerCase(java.util.Locale.ROOT)) {
-            case "five_minutely", "minutely" -> RollCycles.FIVE_MINUTELY;
-            case "hourly" -> RollCycles.FAST_HOURLY;
-            // one file per second: only so a test can watch retention delete files within seconds
-            case "secondly" -> net.openhft.chronicle.queue.rollcycles.TestRollCycles.TEST_SECONDLY;
-            default -> RollCycles.FAST_DAILY;
-        };
+        return openWriter(dir, syncIntents, QueueCycles.named(rollCycleName), null);
     }
 
     @Override
@@ -535,32 +423,5 @@ public final class ChronicleJournal implements Journal {
             visitor.visit(i, r);
         }, true, index);
         return found ? visited[0] : -1;
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String m = t.getMessage();
-        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
-    }
-
-    /** Chronicle creates files with the process umask; tighten each as it is acquired. */
-    private record OwnerOnlyFiles(StoreFileListener next) implements StoreFileListener {
-        @Override
-        public void onAcquired(int cycle, File file) {
-            JournalFiles.ownerOnly(file.toPath());
-            if (next != null) {
-                next.onAcquired(cycle, file);
-            }
-        }
-
-        @Override
-        public void onReleased(int cycle, File file) {
-            if (next != null) {
-                next.onReleased(cycle, file);
-            }
-        }
     }
 }

@@ -136,6 +136,17 @@ public record JournalRecord(RecordType type, String task, String actor, String c
         public Builder note(String v) { note = v; return this; }
         public Builder via(String v) { via = v; return this; }
 
+        /**
+         * Sets the attempt id {@link AttemptIds#of} makes of this record's task, key and attempt, when it has
+         * them: what a record that marks its attempt id as derived reads back as ({@link RecordReader}).
+         */
+        Builder deriveAttemptId() {
+            if (task != null && intentKey != null && intentKey.length() >= 8) {
+                attemptId = AttemptIds.of(task, intentKey, attempt);
+            }
+            return this;
+        }
+
         /** Applied to the record {@link #build} makes: where the caller's redaction rule is enforced. */
         public Builder finishWith(java.util.function.UnaryOperator<JournalRecord> f) { finisher = f; return this; }
 

@@ -118,7 +118,7 @@ public final class JournalScan {
             if (onFault == OnFault.STOP) {
                 throw e;
             }
-            damage = "cannot start reading: " + rootMessage(e);
+            damage = "cannot start reading: " + RootCause.firstLine(e);
             return this;
         }
         try {
@@ -149,26 +149,7 @@ public final class JournalScan {
                         }
                         continue;
                     }
-                    String at = where(t, dc);
-                    DecodedRecord d;
-                    try {
-                        d = watch.judge(RecordCodec.decode(dc.wire(), mode));
-                    } catch (RuntimeException e) {
-                        d = new DecodedRecord(null, DecodedRecord.Integrity.DAMAGED, false, 0);
-                    }
-                    if (d.damaged()) {
-                        found(at, dc.index(), d);
-                        continue;
-                    }
-                    if (d.integrity() == DecodedRecord.Integrity.UNCHECKED) {
-                        unchecked++;
-                    }
-                    records++;
-                    try {
-                        visitor.visit(dc.index(), d.record());
-                    } catch (RuntimeException e) {
-                        throw new VisitorFailure(e);
-                    }
+                    visitData(t, dc, visitor);
                 } catch (VisitorFailure e) {
                     throw (RuntimeException) e.getCause();
                 } catch (RuntimeException | InternalError e) {
@@ -176,7 +157,7 @@ public final class JournalScan {
                     if (onFault == OnFault.STOP) {
                         throw e;
                     }
-                    damage = (damage == null ? "" : damage + "; ") + "cycle file " + cycleFile(t) + ": " + rootMessage(e);
+                    damage = (damage == null ? "" : damage + "; ") + "cycle file " + cycleFile(t) + ": " + RootCause.firstLine(e);
                     if (onlyCycle != Integer.MIN_VALUE || !skipToNextCycle(t, cycle)) {
                         return this;
                     }
@@ -189,6 +170,30 @@ public final class JournalScan {
             } catch (RuntimeException ignored) {
                 // nothing more to read
             }
+        }
+    }
+
+    /** One data document: decoded and checked, then visited, or counted as damage. */
+    private void visitData(ExcerptTailer t, DocumentContext dc, Journal.RecordVisitor visitor) {
+        String at = where(t, dc);
+        DecodedRecord d;
+        try {
+            d = watch.judge(RecordCodec.decode(dc.wire(), mode));
+        } catch (RuntimeException e) {
+            d = new DecodedRecord(null, DecodedRecord.Integrity.DAMAGED, false, 0);
+        }
+        if (d.damaged()) {
+            found(at, dc.index(), d);
+            return;
+        }
+        if (d.integrity() == DecodedRecord.Integrity.UNCHECKED) {
+            unchecked++;
+        }
+        records++;
+        try {
+            visitor.visit(dc.index(), d.record());
+        } catch (RuntimeException e) {
+            throw new VisitorFailure(e);
         }
     }
 
@@ -312,18 +317,6 @@ public final class JournalScan {
         } catch (RuntimeException | InternalError e) {
             return false;
         }
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String m = t.getMessage();
-        if (m != null) {
-            m = m.lines().findFirst().orElse("");
-        }
-        return t.getClass().getSimpleName() + (m == null || m.isEmpty() ? "" : ": " + m);
     }
 
     /** What the visitor threw, carried past the handler for Chronicle's own faults. */

@@ -10,7 +10,7 @@ import java.util.Locale;
  * word back into a constant, with {@link #fromWord}. The CLI loads this class without the API's
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
-public enum Kind {
+public enum Kind implements JournalWord {
     // (code on disk, whether a repeat is harmless, whether it always runs, whether it destroys); a code is part
     // of the journal format: never renumbered. Every rule is a constructor argument, so a kind cannot be added
     // without them.
@@ -96,6 +96,7 @@ public enum Kind {
     }
 
     /** The one-byte code written for this kind (see {@code Codes}). */
+    @Override
     public int code() {
         return code;
     }
@@ -126,20 +127,13 @@ public enum Kind {
     }
 
     /** The lower-case word written in the journal and shown by the CLI. */
+    @Override
     public String word() {
         return word;
     }
 
     /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
     public static Kind fromWord(String word) {
-        if (word == null) {
-            return null;
-        }
-        for (Kind v : VALUES) {
-            if (v.word().equals(word)) {
-                return v;
-            }
-        }
-        return null;
+        return JournalWord.byWord(VALUES, word);
     }
 }

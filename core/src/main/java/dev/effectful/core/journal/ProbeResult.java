@@ -10,41 +10,32 @@ import java.util.Locale;
  * word back into a constant, with {@link #fromWord}. The CLI loads this class without the API's
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
-public enum ProbeResult {
+public enum ProbeResult implements JournalWord {
     FOUND(1), ABSENT(2), FAILED(3);
 
     /** The word on disk, computed once: a record is written on every call. */
     private final String word = name().toLowerCase(Locale.ROOT);
-
-    private static final ProbeResult[] VALUES = values();
-
     /** Its one-byte code on disk: part of the journal format, never renumbered (see {@code Codes}). */
     private final int code;
+
+    private static final ProbeResult[] VALUES = values();
 
     ProbeResult(int code) {
         this.code = code;
     }
 
-    /** The one-byte code written for this constant. */
+    @Override
     public int code() {
         return code;
     }
 
-    /** The lower-case word written in the journal and shown by the CLI. */
+    @Override
     public String word() {
         return word;
     }
 
     /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
     public static ProbeResult fromWord(String word) {
-        if (word == null) {
-            return null;
-        }
-        for (ProbeResult v : VALUES) {
-            if (v.word().equals(word)) {
-                return v;
-            }
-        }
-        return null;
+        return JournalWord.byWord(VALUES, word);
     }
 }

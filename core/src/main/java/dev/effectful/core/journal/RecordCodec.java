@@ -1,8 +1,6 @@
 package dev.effectful.core.journal;
 
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.wire.BinaryWireCode;
-import net.openhft.chronicle.wire.ValueIn;
 import net.openhft.chronicle.wire.WireIn;
 import net.openhft.chronicle.wire.WireOut;
 
@@ -31,6 +29,9 @@ import net.openhft.chronicle.wire.WireOut;
  * damage spared the fields that say whose record it is, {@code identity} tells (see {@link
  * DecodedRecord}). Older records have neither and read as {@link DecodedRecord.Integrity#UNCHECKED};
  * older readers skip both as unknown fields.
+ *
+ * <p>This class owns the format (field numbers, the {@code head} number, the checksums) and chooses how much
+ * of a record is read; {@link RecordReader} decodes the fields, {@link RecordEncoder} writes them.
  */
 public final class RecordCodec {
 
@@ -93,13 +94,13 @@ public final class RecordCodec {
     }
 
     /** Bits of {@link #head}: type, kind, outcome and effect codes (3 bits each), the derived mark, the attempt. */
-    private static final int HEAD_KIND = 3;
-    private static final int HEAD_OUTCOME = 6;
-    private static final int HEAD_EFFECT = 9;
-    private static final int HEAD_DERIVED = 12;
-    private static final int HEAD_ATTEMPT = 13;
+    static final int HEAD_KIND = 3;
+    static final int HEAD_OUTCOME = 6;
+    static final int HEAD_EFFECT = 9;
+    static final int HEAD_DERIVED = 12;
+    static final int HEAD_ATTEMPT = 13;
     /** Attempts below this fit the head (it stays a 32-bit number); any other is written as its own field. */
-    private static final int HEAD_ATTEMPTS = 1 << 18;
+    static final int HEAD_ATTEMPTS = 1 << 18;
 
     /**
      * The {@code head} field: one number that stands for {@code type}, {@code kind}, {@code outcome},
@@ -152,7 +153,7 @@ public final class RecordCodec {
         if (checkedEnd >= 0 && crcOk) {
             bytes.readLimit(checkedEnd);
             try {
-                JournalRecord r = read(w, mode == Mode.INDEX, mode == Mode.SUMMARY, null);
+                JournalRecord r = RecordReader.read(w, mode == Mode.INDEX, mode == Mode.SUMMARY, null);
                 if (r != null) {
                     return new DecodedRecord(r, DecodedRecord.Integrity.CHECKED, true, 0);
                 }
@@ -167,7 +168,7 @@ public final class RecordCodec {
         if (checkedEnd < 0) {
             bytes.readPosition(start);
             try {
-                JournalRecord r = read(w, mode == Mode.INDEX, mode == Mode.SUMMARY, null);
+                JournalRecord r = RecordReader.read(w, mode == Mode.INDEX, mode == Mode.SUMMARY, null);
                 if (r != null) {
                     return new DecodedRecord(r, DecodedRecord.Integrity.UNCHECKED, false, found);
                 }
@@ -185,7 +186,7 @@ public final class RecordCodec {
         int[] identity = {0, 0}; // {seen, value}
         JournalRecord r;
         try {
-            r = read(w, false, false, identity);
+            r = RecordReader.read(w, false, false, identity);
         } catch (RuntimeException e) {
             r = null;
         } finally {
@@ -249,177 +250,6 @@ public final class RecordCodec {
      */
     public static JournalRecord readSummary(WireIn w) {
         return decode(w, Mode.SUMMARY).trusted();
-    }
-
-    /** {@code identity}, when given, receives {seen, value} of the identity checksum field. */
-    private static JournalRecord read(WireIn w, boolean lean, boolean summary, int[] identity) {
-        StringBuilder name = new StringBuilder(16);
-        JournalRecord.Builder b = null;
-        // what a derived attempt id is made of (written before it: task, key and attempt come first)
-        String task = null;
-        String key = null;
-        int attempt = 0;
-        boolean derivedAttemptId = false;
-        // type is always written first; anything before it means this is not our record
-        long at = -1;
-        while (w.hasMore()) {
-            long now = w.bytes().readPosition();
-            if (now == at) {
-                // damaged bytes can decode as a field that consumes nothing: without this a replay
-                // at start would spin here for ever and hang the host application
-                return null;
-            }
-            at = now;
-            long id = w.readEventNumber();
-            ValueIn in;
-            Field field;
-            if (id == Long.MIN_VALUE) {
-                in = w.read(name);
-                field = Field.byName(name);
-            } else {
-                in = w.getValueIn();
-                field = Field.byId(id);
-            }
-            if (b == null) {
-                if (field == Field.HEAD) {
-                    long head = in.int64();
-                    RecordType type = Codes.type((int) (head & 7));
-                    if (type == null || head < 0 || head >>> HEAD_ATTEMPT >= HEAD_ATTEMPTS) {
-                        return null;
-                    }
-                    b = JournalRecord.of(type).pid(0).thread(null);
-                    int kind = (int) (head >>> HEAD_KIND & 7);
-                    int outcome = (int) (head >>> HEAD_OUTCOME & 7);
-                    int effect = (int) (head >>> HEAD_EFFECT & 7);
-                    // a code this reader does not know reads as null, as a field of its own would
-                    if (kind != 0 && !lean) {
-                        b.kind(Codes.kind(kind));
-                    }
-                    if (outcome != 0) {
-                        b.outcome(Codes.outcome(outcome));
-                    }
-                    if (effect != 0) {
-                        b.effectApplied(Codes.effect(effect));
-                    }
-                    derivedAttemptId = (head >>> HEAD_DERIVED & 1) == 1;
-                    b.attempt(attempt = (int) (head >>> HEAD_ATTEMPT));
-                    continue;
-                }
-                if (field != Field.TYPE) {
-                    return null;
-                }
-                RecordType type = isCode(w) ? Codes.type(in.int32()) : RecordType.ofWord(in.text()).orElse(null);
-                if (type == null) {
-                    return null;
-                }
-                b = JournalRecord.of(type).pid(0).thread(null);
-                continue;
-            }
-            if (field == null) {
-                in.skipValue();
-                continue;
-            }
-            if (field == Field.IDENTITY || field == Field.CRC) {
-                if (identity != null && field == Field.IDENTITY) {
-                    identity[0] = 1;
-                    identity[1] = in.int32();
-                } else {
-                    in.skipValue();
-                }
-                continue;
-            }
-            if (lean) {
-                switch (field) {
-                    case INTENT_KEY -> b.intentKey(key(w, in));
-                    case ATTEMPT -> b.attempt(in.int32());
-                    case STARTED -> b.started(in.int64());
-                    case OUTCOME -> b.outcome(isCode(w) ? Codes.outcome(in.int32()) : OutcomeWord.fromWord(in.text()));
-                    case EFFECT_APPLIED -> b.effectApplied(isCode(w) ? Codes.effect(in.int32()) : Effect.fromWord(in.text()));
-                    case RETRY_AFTER_S -> b.retryAfterS(in.int64());
-                    case PROBE -> b.probe(isCode(w) ? Codes.probe(in.int32()) : ProbeResult.fromWord(in.text()));
-                    case DURATION_MS -> b.durationMs(in.int64());
-                    // an approval's verdict moves its intent's phase: the index needs it
-                    case VERDICT -> b.verdict(in.text());
-                    case RESULT -> {
-                        in.skipValue();
-                        b.result("");
-                    }
-                    default -> in.skipValue();
-                }
-                continue;
-            }
-            if (summary) {
-                switch (field) {
-                    case ARGS, MESSAGE, THREAD -> {
-                        in.skipValue();
-                        continue;
-                    }
-                    case RESULT -> {
-                        in.skipValue();
-                        b.result("");
-                        continue;
-                    }
-                    default -> {
-                        // decoded below
-                    }
-                }
-            }
-            switch (field) {
-                case TASK -> b.task(task = in.text());
-                case ACTOR -> b.actor(in.text());
-                case CALL -> b.call(in.text());
-                case KIND -> b.kind(isCode(w) ? Codes.kind(in.int32()) : Kind.fromWord(in.text()));
-                case INTENT_KEY -> b.intentKey(key = key(w, in));
-                case ATTEMPT -> b.attempt(attempt = in.int32());
-                case ATTEMPT_ID -> {
-                    if (w.bytes().peekUnsignedByte() == BinaryWireCode.TRUE) {
-                        in.skipValue();
-                        derivedAttemptId = true;
-                    } else {
-                        b.attemptId(in.text());
-                    }
-                }
-                case STARTED -> b.started(in.int64());
-                case BUDGET_LEFT_S -> b.budgetLeftS(in.int64());
-                case ARGS -> b.args(in.text());
-                case OUTCOME -> b.outcome(isCode(w) ? Codes.outcome(in.int32()) : OutcomeWord.fromWord(in.text()));
-                case EFFECT_APPLIED -> b.effectApplied(isCode(w) ? Codes.effect(in.int32()) : Effect.fromWord(in.text()));
-                case RETRY_AFTER_S -> b.retryAfterS(in.int64());
-                case DEADLINE_LEFT_S -> b.deadlineLeftS(in.int64());
-                case MESSAGE -> b.message(in.text());
-                case RESULT -> b.result(in.text());
-                case PROBE -> b.probe(isCode(w) ? Codes.probe(in.int32()) : ProbeResult.fromWord(in.text()));
-                case PID -> b.pid(in.int64());
-                case THREAD -> b.thread(in.text());
-                case DURATION_MS -> b.durationMs(in.int64());
-                case ITEM -> b.item(in.text());
-                case REENTRY -> b.reentry(in.text());
-                case HEADER -> b.header(in.text());
-                case VERDICT -> b.verdict(in.text());
-                case BY -> b.by(in.text());
-                case NOTE -> b.note(in.text());
-                case VIA -> b.via(in.text());
-                default -> in.skipValue();
-            }
-        }
-        if (b != null && derivedAttemptId && task != null && key != null && key.length() >= 8) {
-            b.attemptId(AttemptIds.of(task, key, attempt));
-        }
-        return b == null ? null : b.build();
-    }
-
-    /** The value at the read position is a one-byte code (a small number), not a word. */
-    private static boolean isCode(WireIn w) {
-        return w.bytes().peekUnsignedByte() < 0x80;
-    }
-
-    /** An intent key written as its 128 bits reads back as its 32 hex digits; an older (text) one as it was. */
-    private static String key(WireIn w, ValueIn in) {
-        if (w.bytes().peekUnsignedByte() == BinaryWireCode.UUID) {
-            java.util.UUID u = in.uuid();
-            return HexKeys.text(u.getMostSignificantBits(), u.getLeastSignificantBits());
-        }
-        return in.text();
     }
 
     /** The attempt id is the one {@link AttemptIds#of} makes of the record's own fields: a mark stands for it. */

@@ -7,7 +7,7 @@ import java.util.Locale;
  * record of each type does to its intent's state is said here, on the constant ({@link #startsIntent},
  * {@link #movesState}, {@link #sharedWithFleet}, {@link #note}); {@code StateTransitions} says how.
  */
-public enum RecordType {
+public enum RecordType implements JournalWord {
     /** Written before a body runs: the intent to act. */
     INTENT(1, true, true, true, false, null),
     /** Written after a body returned or threw. */
@@ -73,6 +73,7 @@ public enum RecordType {
     }
 
     /** The one-byte code written for this record type. */
+    @Override
     public int code() {
         return code;
     }
@@ -114,20 +115,13 @@ public enum RecordType {
     }
 
     /** The word on disk and in exports: {@code intent}, ..., {@code key_sent}, {@code approval_requested}, {@code approval}. */
+    @Override
     public String word() {
         return word;
     }
 
     /** Empty when the word is not one of ours (a newer writer, or damage). */
     public static java.util.Optional<RecordType> ofWord(String word) {
-        if (word == null) {
-            return java.util.Optional.empty();
-        }
-        for (RecordType t : VALUES) {
-            if (t.word.equals(word)) {
-                return java.util.Optional.of(t);
-            }
-        }
-        return java.util.Optional.empty();
+        return java.util.Optional.ofNullable(JournalWord.byWord(VALUES, word));
     }
 }

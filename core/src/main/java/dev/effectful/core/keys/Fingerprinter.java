@@ -5,19 +5,12 @@ import dev.effectful.core.json.NotCanonicalException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
-import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -51,10 +44,6 @@ public final class Fingerprinter {
     static final int SECRET_BYTES = 32;
     private static final int HEX_DIGITS = 32;
     private static final String ALGORITHM = "HmacSHA256";
-    private static final Set<PosixFilePermission> OWNER_ONLY_FILE =
-            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
-    private static final Set<PosixFilePermission> OWNER_ONLY_DIR =
-            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
 
     private volatile SecretKeySpec key;
     /** The journal this secret belongs to; null for a scratch secret no journal keeps. */
@@ -102,9 +91,9 @@ public final class Fingerprinter {
         Path secretFile = journalDir.resolve(SECRET_FILE);
         boolean existed = Files.exists(secretFile, LinkOption.NOFOLLOW_LINKS);
         if (!existed) {
-            create(journalDir, secretFile);
+            SecretFiles.create(journalDir, secretFile);
         }
-        Fingerprinter f = new Fingerprinter(read(secretFile), journalDir);
+        Fingerprinter f = new Fingerprinter(SecretFiles.read(secretFile), journalDir);
         f.madeAtOpen = !existed;
         f.checkAgainstRecord();
         if (existed && !f.idRecorded && KeyFormat.holdsEarlierKeys(journalDir)) {
@@ -136,12 +125,12 @@ public final class Fingerprinter {
         if (!Files.exists(secretFile, LinkOption.NOFOLLOW_LINKS)) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(new Fingerprinter(read(secretFile), null).id());
+        return java.util.Optional.of(new Fingerprinter(SecretFiles.read(secretFile), null).id());
     }
 
     /** What {@value #ID_FILE} records, or null when no key was fingerprinted in this journal yet. */
     public static String recordedId(Path journalDir) throws IOException {
-        return readSmall(journalDir.resolve(ID_FILE));
+        return SecretFiles.readSmall(journalDir.resolve(ID_FILE));
     }
 
     /**
@@ -152,10 +141,10 @@ public final class Fingerprinter {
     public static String acknowledgeNew(Path journalDir) throws IOException {
         Path secretFile = journalDir.resolve(SECRET_FILE);
         if (!Files.exists(secretFile, LinkOption.NOFOLLOW_LINKS)) {
-            create(journalDir, secretFile);
+            SecretFiles.create(journalDir, secretFile);
         }
-        String id = new Fingerprinter(read(secretFile), null).id();
-        writeSmall(journalDir, ACK_FILE, id);
+        String id = new Fingerprinter(SecretFiles.read(secretFile), null).id();
+        SecretFiles.writeSmall(journalDir, ACK_FILE, id);
         return id;
     }
 
@@ -205,9 +194,9 @@ public final class Fingerprinter {
             keyRefusal = null;
             return;
         }
-        if (mine.equals(readSmall(journalDir.resolve(ACK_FILE)))) {
+        if (mine.equals(SecretFiles.readSmall(journalDir.resolve(ACK_FILE)))) {
             // a person accepted this secret: from now on the journal's keys are made with it
-            writeSmall(journalDir, ID_FILE, mine);
+            SecretFiles.writeSmall(journalDir, ID_FILE, mine);
             idRecorded = true;
             keyRefusal = null;
             dev.effectful.core.log.AgentLog.warn("effectful: the journal's secret " + journalDir.resolve(SECRET_FILE)
@@ -283,7 +272,7 @@ public final class Fingerprinter {
         if (recorded == null || recorded.equals(fleetId)) {
             if (!java.security.MessageDigest.isEqual(fleetSecret, key.getEncoded()) && journalDir != null) {
                 try {
-                    replaceSecret(journalDir, fleetSecret);
+                    SecretFiles.replaceSecret(journalDir, fleetSecret);
                 } catch (IOException e) {
                     refusalRetryable = false;
                     keyRefusal = "this host could not store the fleet's fingerprint key in "
@@ -311,22 +300,6 @@ public final class Fingerprinter {
         dev.effectful.core.log.AgentLog.errorOnce("fleet-key:" + journalDir, "effectful: " + keyRefusal, null);
     }
 
-    /** The fleet's key as this journal's secret: written beside it, owner-only, then moved over it. */
-    private static void replaceSecret(Path journalDir, byte[] secret) throws IOException {
-        boolean posix = Files.getFileAttributeView(journalDir, PosixFileAttributeView.class) != null;
-        FileAttribute<?>[] attrs = posix
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
-                : new FileAttribute<?>[0];
-        Path temp = Files.createTempFile(journalDir, SECRET_FILE, ".tmp", attrs);
-        try {
-            Files.write(temp, secret);
-            Files.move(temp, journalDir.resolve(SECRET_FILE), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temp);
-        }
-    }
-
     /** A person may have restored the file or acknowledged the new secret since the last look. */
     private synchronized void recheck() {
         if (fleet != null) {
@@ -335,7 +308,7 @@ public final class Fingerprinter {
         }
         try {
             Path secretFile = journalDir.resolve(SECRET_FILE);
-            byte[] onDisk = read(secretFile);
+            byte[] onDisk = SecretFiles.read(secretFile);
             if (!java.security.MessageDigest.isEqual(onDisk, key.getEncoded())) {
                 key = new SecretKeySpec(onDisk, ALGORITHM);
             }
@@ -351,39 +324,13 @@ public final class Fingerprinter {
         }
         try {
             if (recordedId(journalDir) == null) {
-                writeSmall(journalDir, ID_FILE, id());
+                SecretFiles.writeSmall(journalDir, ID_FILE, id());
             }
             idRecorded = true;
         } catch (IOException e) {
             // the key is still right; the next key tries again to record which secret made it
             dev.effectful.core.log.AgentLog.warnOnce("secret-id", "effectful could not record the secret's id in "
                     + journalDir.resolve(ID_FILE) + ": " + e.getMessage());
-        }
-    }
-
-    private static String readSmall(Path file) throws IOException {
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        if (Files.size(file) > 256) {
-            throw new IOException(file + " is not an Effectful secret id (too large)");
-        }
-        return Files.readString(file, StandardCharsets.US_ASCII).strip();
-    }
-
-    /** Written under a temporary name, owner-only, then moved into place: a reader never sees half of it. */
-    private static void writeSmall(Path dir, String name, String text) throws IOException {
-        boolean posix = Files.getFileAttributeView(dir, PosixFileAttributeView.class) != null;
-        FileAttribute<?>[] attrs = posix
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
-                : new FileAttribute<?>[0];
-        Path temp = Files.createTempFile(dir, name, ".tmp", attrs);
-        try {
-            Files.writeString(temp, text + "\n", StandardCharsets.US_ASCII);
-            Files.move(temp, dir.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temp);
         }
     }
 
@@ -430,73 +377,5 @@ public final class Fingerprinter {
             // Every Java SE platform is required to provide HmacSHA256.
             throw new IllegalStateException(ALGORITHM + " unavailable", e);
         }
-    }
-
-    private static void create(Path journalDir, Path secretFile) throws IOException {
-        boolean posix = Files.getFileAttributeView(existingAncestor(journalDir), PosixFileAttributeView.class) != null;
-        if (!Files.isDirectory(journalDir)) {
-            if (posix) {
-                Files.createDirectories(journalDir, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
-            } else {
-                Files.createDirectories(journalDir);
-            }
-        }
-        byte[] secret = new byte[SECRET_BYTES];
-        new SecureRandom().nextBytes(secret);
-        // Written under a temporary name, then linked into place: a concurrent reader never sees a
-        // half-written key, and of two racing creators exactly one wins (link fails if the name exists).
-        FileAttribute<?>[] attrs = posix
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
-                : new FileAttribute<?>[0];
-        Path temp = Files.createTempFile(journalDir, SECRET_FILE, ".tmp", attrs);
-        try {
-            Files.write(temp, secret);
-            try {
-                Files.createLink(secretFile, temp);
-            } catch (FileAlreadyExistsException lostTheRace) {
-                // Another process created it first; use theirs.
-            } catch (UnsupportedOperationException noHardLinks) {
-                try {
-                    Files.move(temp, secretFile);
-                } catch (FileAlreadyExistsException lostTheRace) {
-                    // Another process created it first; use theirs.
-                }
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
-    }
-
-    private static byte[] read(Path secretFile) throws IOException {
-        if (!Files.isRegularFile(secretFile, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("Refusing journal secret " + secretFile + ": not a regular file");
-        }
-        PosixFileAttributeView view = Files.getFileAttributeView(secretFile, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-        if (view != null) {
-            Set<PosixFilePermission> permissions = view.readAttributes().permissions();
-            Set<PosixFilePermission> extra = EnumSet.noneOf(PosixFilePermission.class);
-            extra.addAll(permissions);
-            extra.removeAll(OWNER_ONLY_FILE);
-            extra.remove(PosixFilePermission.OWNER_EXECUTE);
-            if (!extra.isEmpty()) {
-                throw new IOException("Refusing journal secret " + secretFile + ": its permissions are "
-                        + PosixFilePermissions.toString(permissions) + ", but it must be accessible by its owner only"
-                        + " (fix with: chmod 600 " + secretFile + ")");
-            }
-        }
-        byte[] secret = Files.readAllBytes(secretFile);
-        if (secret.length != SECRET_BYTES) {
-            throw new IOException("Refusing journal secret " + secretFile + ": it holds " + secret.length
-                    + " bytes, expected " + SECRET_BYTES + " (a damaged key would silently change every fingerprint)");
-        }
-        return secret;
-    }
-
-    private static Path existingAncestor(Path dir) {
-        Path p = dir.toAbsolutePath();
-        while (p != null && !Files.exists(p)) {
-            p = p.getParent();
-        }
-        return p == null ? dir.toAbsolutePath().getRoot() : p;
     }
 }

@@ -173,9 +173,9 @@ class ConfigFailClosedTest {
 
     @Test
     void nearestIsByEditDistanceWithSwapsCountingOne() {
-        assertThat(EffectfulConfig.distance("sycn", "sync")).isEqualTo(1);
-        assertThat(EffectfulConfig.distance("jurnal", "journal")).isEqualTo(1);
-        assertThat(EffectfulConfig.nearest("retension", List.of("sync", "retention", "store"))).isEqualTo("retention");
+        assertThat(NearestWord.distance("sycn", "sync")).isEqualTo(1);
+        assertThat(NearestWord.distance("jurnal", "journal")).isEqualTo(1);
+        assertThat(NearestWord.nearest("retension", List.of("sync", "retention", "store"))).isEqualTo("retention");
     }
 
     @Test

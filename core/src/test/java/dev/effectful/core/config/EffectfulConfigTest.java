@@ -22,7 +22,7 @@ class EffectfulConfigTest {
 
     @Test
     void agentArgumentsBeatTheEnvironment() {
-        EffectfulConfig c = EffectfulConfig.load(EffectfulConfig.parseAgentArgs("journal=/tmp/a,sync=intent,retention=12h"),
+        EffectfulConfig c = EffectfulConfig.load(AgentArgument.parseAgentArgs("journal=/tmp/a,sync=intent,retention=12h"),
                 Map.of("EFFECTFUL_JOURNAL_DIR", "/tmp/b", "EFFECTFUL_FAILURE", "json"));
         assertThat(c.journalDir()).isEqualTo(Path.of("/tmp/a"));
         assertThat(c.sync()).isEqualTo(EffectfulConfig.Sync.INTENT);
@@ -34,8 +34,8 @@ class EffectfulConfigTest {
     void badValuesSayWhatIsAccepted() {
         assertThatThrownBy(() -> EffectfulConfig.load(Map.of("effectful.sync", "always"), Map.of()))
                 .hasMessageContaining("effectful.sync=always").hasMessageContaining("intent");
-        assertThatThrownBy(() -> EffectfulConfig.parseDuration("effectful.retention", "soon"))
+        assertThatThrownBy(() -> ValueParsers.parseDuration("effectful.retention", "soon"))
                 .hasMessageContaining("7d");
-        assertThatThrownBy(() -> EffectfulConfig.parseAgentArgs("journal")).hasMessageContaining("key=value");
+        assertThatThrownBy(() -> AgentArgument.parseAgentArgs("journal")).hasMessageContaining("key=value");
     }
 }

@@ -72,39 +72,13 @@ final class BatchProtocol {
         BatchSpec spec = tool.batch().orElseThrow();
         Object raw = call.args[spec.itemsIndex()];
         Collection<?> items = raw instanceof Collection<?> c ? c : List.of();
-        List<ItemPlan> plans = new ArrayList<>(items.size());
-        Map<String, ItemPlan> seen = new HashMap<>();
-        for (Object item : items) {
-            String id;
-            try {
-                id = spec.itemId(item);
-            } catch (IllegalArgumentException e) {
-                steps.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
-                return;
-            }
-            if (seen.containsKey(id)) {
-                steps.refuse(call, Status.PERMANENT, EffectApplied.NO, null, "two " + spec.noun() + " share the item key '"
-                        + id + "'; the call was not made");
-                return;
-            }
-            ItemPlan p = new ItemPlan(id, IntentKeys.forItem(call.intentKey(), id), item);
-            seen.put(id, p);
-            plans.add(p);
+        List<ItemPlan> plans = plan(call, spec, items);
+        if (plans == null) {
+            return;
         }
         call.planItems(plans);
-        for (int i = 0; i < plans.size(); i++) {
-            try {
-                decide(call, plans.get(i));
-            } catch (StoreUnavailableException e) {
-                for (ItemPlan claimed : plans.subList(0, i)) {
-                    if (claimed.plan == Plan.SEND) {
-                        steps.store().abandon(claimed.key, claimed.attempt);
-                    }
-                }
-                steps.refuse(call, e.misconfigured() ? Status.PERMANENT : Status.RETRYABLE, EffectApplied.NO, null,
-                        e.getMessage() + "; the call was not made");
-                return;
-            }
+        if (!decideAll(call, plans)) {
+            return;
         }
         List<Object> toSend = new ArrayList<>();
         int attempt = 0;
@@ -119,6 +93,64 @@ final class BatchProtocol {
             return;
         }
         call.started(attempt, AttemptIds.of(call.task().id(), call.intentKey(), attempt));
+        if (!journalIntents(call, spec, plans)) {
+            return;
+        }
+        call.markJournaled();
+        Object[] replaced = call.args.clone();
+        replaced[spec.itemsIndex()] = BatchSpec.sameKind(items, toSend);
+        call.sendOnly(replaced);
+        call.runAs(new Attempt(call.intentKey(), attempt, call.attemptId()));
+        bindKeys(call, tool, plans);
+        steps.armDeadline(call);
+        steps.records().events().intent(call);
+    }
+
+    /** One plan per item, keyed by the item's id; null when an item has no id or two share one (refused). */
+    private List<ItemPlan> plan(Call call, BatchSpec spec, Collection<?> items) {
+        List<ItemPlan> plans = new ArrayList<>(items.size());
+        Map<String, ItemPlan> seen = new HashMap<>();
+        for (Object item : items) {
+            String id;
+            try {
+                id = spec.itemId(item);
+            } catch (IllegalArgumentException e) {
+                steps.refuse(call, Status.PERMANENT, EffectApplied.NO, null, e.getMessage() + "; the call was not made");
+                return null;
+            }
+            if (seen.containsKey(id)) {
+                steps.refuse(call, Status.PERMANENT, EffectApplied.NO, null, "two " + spec.noun() + " share the item key '"
+                        + id + "'; the call was not made");
+                return null;
+            }
+            ItemPlan p = new ItemPlan(id, IntentKeys.forItem(call.intentKey(), id), item);
+            seen.put(id, p);
+            plans.add(p);
+        }
+        return plans;
+    }
+
+    /** Each item decided in turn; false when the store failed (the items claimed so far given up, the call refused). */
+    private boolean decideAll(Call call, List<ItemPlan> plans) {
+        for (int i = 0; i < plans.size(); i++) {
+            try {
+                decide(call, plans.get(i));
+            } catch (StoreUnavailableException e) {
+                for (ItemPlan claimed : plans.subList(0, i)) {
+                    if (claimed.plan == Plan.SEND) {
+                        steps.store().abandon(claimed.key, claimed.attempt);
+                    }
+                }
+                steps.refuse(call, e.misconfigured() ? Status.PERMANENT : Status.RETRYABLE, EffectApplied.NO, null,
+                        e.getMessage() + "; the call was not made");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** An intent record per item to send, before any is sent; false when the journal refused (the call refused). */
+    private boolean journalIntents(Call call, BatchSpec spec, List<ItemPlan> plans) {
         ParamSpec itemSpec = new ParamSpec(spec.noun(), false, false, false);
         try {
             for (ItemPlan p : plans) {
@@ -130,29 +162,26 @@ final class BatchProtocol {
                     steps.records().appendItemIntent(intent);
                 }
             }
+            return true;
         } catch (JournalUnavailableException e) {
             steps.refuse(call, JournalRefusal.status(e.problem()), EffectApplied.NO, e.retryAfterS(), e.getMessage() + "; the call was not made");
-            return;
+            return false;
         }
-        call.markJournaled();
-        Object[] replaced = call.args.clone();
-        replaced[spec.itemsIndex()] = BatchSpec.sameKind(items, toSend);
-        call.sendOnly(replaced);
-        call.runAs(new Attempt(call.intentKey(), attempt, call.attemptId()));
+    }
+
+    /** The key header of each item sent: its key_sent names the item's own intent and attempt, as its intent record does. */
+    private void bindKeys(Call call, ToolMethod tool, List<ItemPlan> plans) {
         java.util.Map<String, ItemPlan> sentKeys = new java.util.HashMap<>();
         for (ItemPlan p : plans) {
             if (p.plan == Plan.SEND) {
                 sentKeys.put(p.key, p);
             }
         }
-        // each item's key_sent names the item's own intent and attempt, as its intent record does
         call.bindAttempt(KeyHeaders.bind(tool, call.batchAttempt(), sentKeys.keySet(), call.batchAttempt().makeCurrent(),
                 key -> {
                     ItemPlan p = sentKeys.get(key);
                     return p != null && steps.records().appendKeySent(call, key, p.attempt, attemptId(call, p), p.id);
                 }));
-        steps.armDeadline(call);
-        steps.records().events().intent(call);
     }
 
     private void decide(Call call, ItemPlan p) {

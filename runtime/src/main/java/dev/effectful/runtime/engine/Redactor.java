@@ -7,25 +7,10 @@ import dev.effectful.core.values.ParamSpec;
 
 import dev.effectful.core.json.JsonText;
 
-import java.lang.reflect.Array;
-import java.lang.reflect.RecordComponent;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.BitSet;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.HexFormat;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -49,6 +34,10 @@ import java.util.function.UnaryOperator;
  * journal's {@code args}), nor an encoded form shorter than {@value #MIN_ENCODED_CHARS}.
  * Each occurrence is replaced by the keyed fingerprint of that value, the same {@code hmac:} text
  * the journal's {@code args} show, so a person can tell which argument a message was quoting.
+ *
+ * <p>The finding is {@link SecretDiscovery}'s and the cause graph's copy {@link ThrowableRedaction}'s; this
+ * class replaces what was found in each kind of text: plain text, JSON, a kept head, a stored result, a
+ * record, an outcome.
  */
 public final class Redactor implements UnaryOperator<String> {
 
@@ -69,13 +58,10 @@ public final class Redactor implements UnaryOperator<String> {
 
     /** Links of a cause graph (causes and suppressed) checked; a longer one is cut in the copy the caller gets. */
     static final int MAX_LINKS = 1024;
-    /** How deep nested collections, records and their components are searched for secrets. */
-    private static final int MAX_DEPTH = 16;
     /** Properties of one bean's JSON view taken as secrets, at most. */
     static final int MAX_PROPERTIES = 4096;
     private static final int FINGERPRINT_HEX = 32;
     private static final String FINGERPRINT_PREFIX = "hmac:";
-    private static final List<Base64.Encoder> BASE64 = List.of(Base64.getEncoder(), Base64.getUrlEncoder());
 
     /** Longest first, so a secret containing another secret is replaced whole. */
     private final List<Needle> needles;
@@ -97,11 +83,11 @@ public final class Redactor implements UnaryOperator<String> {
         if (args == null || specs == null) {
             return NONE;
         }
-        Secrets found = null;
+        SecretDiscovery found = null;
         for (int i = 0; i < args.length && i < specs.length; i++) {
             if (specs[i] != null && specs[i].redact() && args[i] != null) {
                 if (found == null) {
-                    found = new Secrets(fingerprinter);
+                    found = new SecretDiscovery(fingerprinter);
                 }
                 found.value(args[i], true, 0);
             }
@@ -113,167 +99,6 @@ public final class Redactor implements UnaryOperator<String> {
         found.texts.forEach((text, fp) -> list.add(new Needle(text, fp)));
         list.sort(Comparator.comparingInt((Needle n) -> n.text().length()).reversed());
         return new Redactor(List.copyOf(list));
-    }
-
-    /** Every text a call's redacted values can be written as, each with the fingerprint that replaces it. */
-    private static final class Secrets {
-        private final Fingerprinter fp;
-        private final Map<String, String> texts = new LinkedHashMap<>();
-        /** Containers and records already searched: a cycle among them ends here. */
-        private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-
-        Secrets(Fingerprinter fp) {
-            this.fp = fp;
-        }
-
-        /** {@code top}: the argument itself, which is a secret whatever its type; a part of one only when not trivial. */
-        void value(Object value, boolean top, int depth) {
-            if (value == null || depth > MAX_DEPTH) {
-                return;
-            }
-            if (value instanceof CharSequence cs) {
-                text(value, cs.toString());
-            } else if (value instanceof char[] chars) {
-                text(value, new String(chars));
-            } else if (value instanceof byte[] bytes) {
-                bytes(value, bytes);
-            } else if (value instanceof ByteBuffer buffer) {
-                byte[] bytes = new byte[buffer.remaining()];
-                buffer.duplicate().get(bytes); // the caller's position stays where it is
-                bytes(value, bytes);
-            } else if (value instanceof Boolean || value instanceof Enum<?>) {
-                if (top) {
-                    text(value, value.toString()); // the user marked it: a secret, however short its set
-                }
-            } else if (value instanceof Number || value instanceof Character) {
-                text(value, value.toString());
-            } else if (!seen.add(value)) {
-                return;
-            } else if (value instanceof Optional<?> o) {
-                o.ifPresent(e -> value(e, top, depth + 1));
-            } else if (value instanceof Collection<?> c) {
-                for (Object e : c) {
-                    value(e, false, depth + 1);
-                }
-            } else if (value instanceof Map<?, ?> m) {
-                for (Object e : m.values()) {
-                    value(e, false, depth + 1);
-                }
-            } else if (value.getClass().isArray()) {
-                for (int i = 0, n = Array.getLength(value); i < n; i++) {
-                    value(Array.get(value, i), false, depth + 1);
-                }
-            } else {
-                printed(value);
-                if (value.getClass().isRecord() && components(value, depth)) {
-                    return;
-                }
-                if (!isPlatformType(value.getClass())) {
-                    // a bean's properties, as its JSON view shows them: a message may quote any one of them
-                    RedactedJson.properties(value, MAX_PROPERTIES, p -> value(p, false, depth + 1));
-                }
-            }
-        }
-
-        /** Each component of a record; false when they cannot be read (its JSON view is used then). */
-        private boolean components(Object record, int depth) {
-            try {
-                for (RecordComponent c : record.getClass().getRecordComponents()) {
-                    java.lang.reflect.Method accessor = c.getAccessor();
-                    accessor.setAccessible(true);
-                    value(accessor.invoke(record), false, depth + 1);
-                }
-                return true;
-            } catch (ReflectiveOperationException | RuntimeException unreadable) {
-                return false;
-            }
-        }
-
-        private void printed(Object value) {
-            String text;
-            try {
-                text = String.valueOf(value);
-            } catch (RuntimeException brokenToString) {
-                return; // nothing it could print, nothing to find
-            }
-            text(value, text);
-        }
-
-        private void text(Object value, String text) {
-            if (text == null || text.length() < MIN_CHARS || text.isBlank()) {
-                return;
-            }
-            String fingerprint = fingerprintOf(value, text);
-            texts.putIfAbsent(text, fingerprint);
-            for (String variant : List.of(collapse(text), JsonText.escaped(text))) {
-                if (variant.length() >= MIN_CHARS) {
-                    texts.putIfAbsent(variant, fingerprint);
-                }
-            }
-            encoded(text.getBytes(StandardCharsets.UTF_8), fingerprint);
-        }
-
-        private void bytes(Object value, byte[] bytes) {
-            String fingerprint = fingerprintOf(value, null);
-            String decoded = new String(bytes, StandardCharsets.UTF_8);
-            if (decoded.length() >= MIN_CHARS && !decoded.isBlank()) {
-                texts.putIfAbsent(decoded, fingerprint);
-                for (String variant : List.of(collapse(decoded), JsonText.escaped(decoded))) {
-                    if (variant.length() >= MIN_CHARS) {
-                        texts.putIfAbsent(variant, fingerprint);
-                    }
-                }
-            }
-            encoded(bytes, fingerprint);
-        }
-
-        /**
-         * The bytes as Base64 and hex. Inside a longer Base64 text, bytes starting at an offset of 1
-         * or 2 (mod 3) are written as other characters than alone; the characters that depend only
-         * on them are looked for, for each of the three offsets.
-         */
-        private void encoded(byte[] bytes, String fingerprint) {
-            if (bytes.length > MAX_ENCODED_BYTES) {
-                return; // eight encodings of a document per call would cost more than the call
-            }
-            List<String> forms = new ArrayList<>(10);
-            HexFormat hex = HexFormat.of();
-            forms.add(hex.formatHex(bytes));
-            forms.add(hex.formatHex(bytes).toUpperCase(Locale.ROOT));
-            for (Base64.Encoder encoder : BASE64) {
-                forms.add(encoder.encodeToString(bytes));
-                for (int offset = 0; offset < 3; offset++) {
-                    byte[] shifted = new byte[offset + bytes.length];
-                    System.arraycopy(bytes, 0, shifted, offset, bytes.length);
-                    String all = encoder.encodeToString(shifted);
-                    int from = (8 * offset + 5) / 6; // the first character holding no bit of the filler
-                    int to = 8 * (offset + bytes.length) / 6; // the last one holding no padding bit, exclusive
-                    if (to > from) {
-                        forms.add(all.substring(from, to));
-                    }
-                }
-            }
-            for (String form : forms) {
-                if (form.length() >= MIN_ENCODED_CHARS) {
-                    texts.putIfAbsent(form, fingerprint);
-                }
-            }
-        }
-
-        private String fingerprintOf(Object value, String text) {
-            try {
-                return fp.fingerprint(value);
-            } catch (RuntimeException e) {
-                return fp.fingerprint(text != null ? text : value.getClass().getName());
-            }
-        }
-    }
-
-    /** A JDK type: its {@code toString()} is all there is to look for (no JSON view worth taking apart). */
-    private static boolean isPlatformType(Class<?> type) {
-        String name = type.getName();
-        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
-                || name.startsWith("sun.") || name.startsWith("com.sun.");
     }
 
     /** Whether this redactor replaces anything at all; false for {@link #NONE}. */
@@ -452,19 +277,7 @@ public final class Redactor implements UnaryOperator<String> {
         if (t == null || needles.isEmpty()) {
             return t;
         }
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        ArrayDeque<Throwable> todo = new ArrayDeque<>();
-        todo.add(t);
-        boolean copy = false;
-        while (!todo.isEmpty() && !copy) {
-            Throwable cur = todo.poll();
-            if (!seen.add(cur)) {
-                continue;
-            }
-            copy = seen.size() > MAX_LINKS || quotes(cur);
-            linksOf(cur, todo);
-        }
-        return copy ? copyOf(t) : t;
+        return ThrowableRedaction.of(this, t);
     }
 
     /** {@link #throwable}, or when even that fails, the bare class name of {@code t}: never the original. */
@@ -474,96 +287,6 @@ public final class Redactor implements UnaryOperator<String> {
         } catch (RuntimeException | LinkageError | StackOverflowError e) {
             return new RedactedThrowable(null, t.getClass().getName(), new StackTraceElement[0]);
         }
-    }
-
-    /** Whether what is printed of {@code t} holds a secret; true when it cannot be read (so it is not handed out). */
-    private boolean quotes(Throwable t) {
-        try {
-            String printed = t.toString();
-            String message = t.getMessage();
-            String localized = t.getLocalizedMessage();
-            return printed != text(printed) || message != text(message) || localized != text(localized);
-        } catch (RuntimeException | LinkageError unreadable) {
-            return true;
-        }
-    }
-
-    /** The cause (first) and suppressed exceptions of {@code t}; none when they cannot be read. */
-    private static void linksOf(Throwable t, ArrayDeque<Throwable> into) {
-        Throwable cause = causeOf(t);
-        if (cause != null) {
-            into.add(cause);
-        }
-        try {
-            Collections.addAll(into, t.getSuppressed());
-        } catch (RuntimeException unreadable) {
-            // nothing further to follow
-        }
-    }
-
-    private static Throwable causeOf(Throwable t) {
-        try {
-            return t.getCause();
-        } catch (RuntimeException unreadable) {
-            return null; // a getCause override that throws: nothing further to follow
-        }
-    }
-
-    private Throwable copyOf(Throwable t) {
-        // first a copy of each link (breadth first, the first MAX_LINKS), then their links: a cycle stays a cycle
-        Map<Throwable, RedactedThrowable> copies = new IdentityHashMap<>();
-        List<Throwable> order = new ArrayList<>();
-        ArrayDeque<Throwable> todo = new ArrayDeque<>();
-        todo.add(t);
-        while (!todo.isEmpty() && copies.size() < MAX_LINKS) {
-            Throwable cur = todo.poll();
-            if (copies.containsKey(cur)) {
-                continue;
-            }
-            copies.put(cur, redactedLink(cur));
-            order.add(cur);
-            linksOf(cur, todo);
-        }
-        for (Throwable original : order) {
-            RedactedThrowable link = copies.get(original);
-            Throwable cause = causeOf(original);
-            if (cause != null) {
-                RedactedThrowable c = copies.get(cause);
-                link.initCause(c != null ? c : RedactedThrowable.cut());
-            }
-            ArrayDeque<Throwable> links = new ArrayDeque<>();
-            linksOf(original, links);
-            if (cause != null) {
-                links.poll();
-            }
-            for (Throwable suppressed : links) {
-                RedactedThrowable s = copies.get(suppressed);
-                link.addSuppressed(s != null ? s : RedactedThrowable.cut());
-            }
-        }
-        return copies.get(t);
-    }
-
-    private RedactedThrowable redactedLink(Throwable t) {
-        String message = null;
-        String printed = t.getClass().getName();
-        try {
-            message = text(t.getMessage());
-            printed = text(t.toString());
-        } catch (RuntimeException | LinkageError unreadable) {
-            // only its class name is certain to hold no secret
-        }
-        StackTraceElement[] trace;
-        try {
-            trace = t.getStackTrace();
-        } catch (RuntimeException unreadable) {
-            trace = new StackTraceElement[0];
-        }
-        return new RedactedThrowable(message, printed, trace);
-    }
-
-    private static String collapse(String s) {
-        return s.trim().replaceAll("[\\s\\p{Cntrl}]+", " ");
     }
 
     /**

@@ -31,40 +31,43 @@ final class FleetKeyStore implements FleetKeySource {
     public byte[] agree(byte[] candidate) throws SQLException {
         long timeout = cfg.timeout().toMillis();
         try (PgConnections db = new PgConnections(cfg.url(), cfg.user(), cfg.password(), timeout, 1)) {
-            Connection c = db.borrow(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout));
-            try {
-                c.setAutoCommit(false);
-                try (Statement st = c.createStatement()) {
-                    st.execute("SELECT pg_advisory_xact_lock(" + LOCK + ")");
-                    st.execute("CREATE TABLE IF NOT EXISTS effectful_fleet_key (id integer PRIMARY KEY CHECK (id = 1),"
-                            + " secret bytea NOT NULL, created_by text, created_at timestamptz NOT NULL DEFAULT now())");
-                }
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO effectful_fleet_key (id, secret, created_by)"
-                        + " VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING")) {
-                    ps.setBytes(1, candidate);
-                    ps.setString(2, HostName.get());
-                    ps.executeUpdate();
-                }
-                byte[] key;
-                try (Statement st = c.createStatement();
-                     ResultSet rs = st.executeQuery("SELECT secret FROM effectful_fleet_key WHERE id = 1")) {
-                    if (!rs.next()) {
-                        throw new SQLException("effectful_fleet_key has no row after the insert");
-                    }
-                    key = rs.getBytes(1);
-                }
-                c.commit();
-                return key;
-            } catch (SQLException | RuntimeException e) {
+            return db.withConnection(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout), c -> {
                 try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // the connection is closed with the pool below
+                    c.setAutoCommit(false);
+                    byte[] key = agree(c, candidate);
+                    c.commit();
+                    return key;
+                } catch (SQLException | RuntimeException e) {
+                    try {
+                        c.rollback();
+                    } catch (SQLException ignored) {
+                        // the connection is discarded
+                    }
+                    throw e;
                 }
-                throw e;
-            } finally {
-                db.discard(c);
+            });
+        }
+    }
+
+    /** Under the fleet's lock: the table made if need be, the candidate inserted unless a key is there, the key read. */
+    private static byte[] agree(Connection c, byte[] candidate) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("SELECT pg_advisory_xact_lock(" + LOCK + ")");
+            st.execute("CREATE TABLE IF NOT EXISTS effectful_fleet_key (id integer PRIMARY KEY CHECK (id = 1),"
+                    + " secret bytea NOT NULL, created_by text, created_at timestamptz NOT NULL DEFAULT now())");
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO effectful_fleet_key (id, secret, created_by)"
+                + " VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+            ps.setBytes(1, candidate);
+            ps.setString(2, HostName.get());
+            ps.executeUpdate();
+        }
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT secret FROM effectful_fleet_key WHERE id = 1")) {
+            if (!rs.next()) {
+                throw new SQLException("effectful_fleet_key has no row after the insert");
             }
+            return rs.getBytes(1);
         }
     }
 

@@ -132,6 +132,31 @@ final class PgConnections implements AutoCloseable {
         }
     }
 
+    /** Work on one borrowed connection. */
+    interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Every round trip goes through here: a connection borrowed until the deadline, given back after work
+     * that succeeded and discarded (with every idle one) after any failure, as it may be dead.
+     */
+    <T> T withConnection(long deadlineNanos, Work<T> work) throws SQLException {
+        Connection c = borrow(deadlineNanos);
+        boolean healthy = false;
+        try {
+            T t = work.run(c);
+            healthy = true;
+            return t;
+        } finally {
+            if (healthy) {
+                giveBack(c);
+            } else {
+                discard(c);
+            }
+        }
+    }
+
     void giveBack(Connection c) {
         idle.offerFirst(c);
         slots.release();

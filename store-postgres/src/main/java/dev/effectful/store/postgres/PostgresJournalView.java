@@ -5,7 +5,6 @@ import dev.effectful.core.reentry.Phase;
 import dev.effectful.core.reentry.StoreUnavailableException;
 import dev.effectful.core.store.StoreView;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -83,9 +82,7 @@ public final class PostgresJournalView implements StoreView {
     }
 
     private Resolution resolveOrThrow(String intentKey, boolean applied, String note, String resultJson) throws SQLException {
-        Connection c = borrow();
-        boolean healthy = false;
-        try {
+        return db.withConnection(deadline(), c -> {
             FleetSchema.migrate(c);
             try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?, effect_applied = ?,"
                     + " result = ?, result_stored = ?, message = ?, lease_until = NULL, updated_at = now()"
@@ -98,9 +95,7 @@ public final class PostgresJournalView implements StoreView {
                 ps.setBoolean(4, resultJson != null);
                 ps.setString(5, note == null ? "resolved by a person" : note);
                 ps.setString(6, intentKey);
-                int n = ps.executeUpdate();
-                healthy = true;
-                if (n == 1) {
+                if (ps.executeUpdate() == 1) {
                     return Resolution.RESOLVED;
                 }
             }
@@ -114,13 +109,7 @@ public final class PostgresJournalView implements StoreView {
                     return rs.getBoolean(1) ? Resolution.STILL_RUNNING : Resolution.NOT_AWAITING_APPROVAL;
                 }
             }
-        } finally {
-            if (healthy) {
-                db.giveBack(c);
-            } else {
-                db.discard(c);
-            }
-        }
+        });
     }
 
     @Override
@@ -135,9 +124,7 @@ public final class PostgresJournalView implements StoreView {
     public Resolution approve(String intentKey, Verdict verdict, String by, String note) {
         boolean approved = verdict.letsBodyRun();
         try {
-            Connection c = borrow();
-            boolean healthy = false;
-            try {
+            return db.withConnection(deadline(), c -> {
                 FleetSchema.migrate(c);
                 // only a request still waiting: a verdict never overturns another, nor an expiry
                 try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?,"
@@ -151,9 +138,7 @@ public final class PostgresJournalView implements StoreView {
                     ps.setString(5, note);
                     ps.setString(6, by);
                     ps.setString(7, intentKey);
-                    int n = ps.executeUpdate();
-                    healthy = true;
-                    if (n == 1) {
+                    if (ps.executeUpdate() == 1) {
                         return Resolution.RESOLVED;
                     }
                 }
@@ -163,13 +148,7 @@ public final class PostgresJournalView implements StoreView {
                         return rs.next() ? Resolution.NOT_AWAITING_APPROVAL : Resolution.NO_SUCH_INTENT;
                     }
                 }
-            } finally {
-                if (healthy) {
-                    db.giveBack(c);
-                } else {
-                    db.discard(c);
-                }
-            }
+            });
         } catch (SQLException e) {
             throw unavailable(e);
         }
@@ -205,9 +184,7 @@ public final class PostgresJournalView implements StoreView {
     }
 
     private <T> List<T> queryOrThrow(String sql, Binder binder, Row<T> row) throws SQLException {
-        Connection c = borrow();
-        boolean healthy = false;
-        try {
+        return db.withConnection(deadline(), c -> {
             FleetSchema.migrate(c);
             List<T> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -218,19 +195,12 @@ public final class PostgresJournalView implements StoreView {
                     }
                 }
             }
-            healthy = true;
             return out;
-        } finally {
-            if (healthy) {
-                db.giveBack(c);
-            } else {
-                db.discard(c);
-            }
-        }
+        });
     }
 
-    private Connection borrow() throws SQLException {
-        return db.borrow(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+    private long deadline() {
+        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.effectful.instrumentation.koog;
 
+import dev.effectful.instrumentation.api.ForwardingVisitorWrapper;
 import dev.effectful.instrumentation.api.LibraryInstrumentation;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
@@ -74,16 +75,10 @@ public final class KoogInstrumentation implements LibraryInstrumentation {
      * The advice only where the class still declares the field it reads: {@code @FieldValue} on a missing
      * field would fail the whole class's transformation. Otherwise the class loads unchanged.
      */
-    private record WithContextField(AsmVisitorWrapper advice) implements AsmVisitorWrapper {
+    private static final class WithContextField extends ForwardingVisitorWrapper {
 
-        @Override
-        public int mergeWriter(int flags) {
-            return advice.mergeWriter(flags);
-        }
-
-        @Override
-        public int mergeReader(int flags) {
-            return advice.mergeReader(flags);
+        WithContextField(AsmVisitorWrapper advice) {
+            super(advice);
         }
 
         @Override
@@ -92,7 +87,7 @@ public final class KoogInstrumentation implements LibraryInstrumentation {
                                  int writerFlags, int readerFlags) {
             boolean fits = !fields.filter(named("context")).isEmpty()
                     && fields.filter(named("context")).getOnly().getType().asErasure().getName().equals(CONTEXT);
-            return fits ? advice.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags) : visitor;
+            return fits ? super.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags) : visitor;
         }
     }
 }

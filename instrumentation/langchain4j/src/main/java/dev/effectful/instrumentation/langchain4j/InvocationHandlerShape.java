@@ -1,8 +1,8 @@
 package dev.effectful.instrumentation.langchain4j;
 
 import dev.effectful.core.log.AgentLog;
+import dev.effectful.instrumentation.api.ForwardingVisitorWrapper;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;
 import net.bytebuddy.description.field.FieldList;
 import net.bytebuddy.description.method.MethodDescription;
@@ -28,23 +28,15 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * anonymous class's name ({@code DefaultAiServices$1}) is an accident of the source; in a LangChain4j
  * version where it names something else, the class loads unchanged and a debug line says so.
  */
-final class InvocationHandlerShape implements AsmVisitorWrapper {
+final class InvocationHandlerShape extends ForwardingVisitorWrapper {
 
     private static final ElementMatcher.Junction<MethodDescription> INVOKE = named("invoke")
             .and(takesArguments(Object.class, Method.class, Object[].class))
             .and(returns(Object.class))
             .and(not(isAbstract()));
 
-    private final AsmVisitorWrapper advice = Advice.to(AiServiceInvocationAdvice.class).on(INVOKE);
-
-    @Override
-    public int mergeWriter(int flags) {
-        return advice.mergeWriter(flags);
-    }
-
-    @Override
-    public int mergeReader(int flags) {
-        return advice.mergeReader(flags);
+    InvocationHandlerShape() {
+        super(Advice.to(AiServiceInvocationAdvice.class).on(INVOKE));
     }
 
     @Override
@@ -56,7 +48,7 @@ final class InvocationHandlerShape implements AsmVisitorWrapper {
                     + " instrumentation knows; AI-service invocations open no task (use Task.open around the call)");
             return visitor;
         }
-        return advice.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags);
+        return super.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags);
     }
 
     /** Whether {@code type} is the proxy's invocation handler with its {@code invoke} declared. */

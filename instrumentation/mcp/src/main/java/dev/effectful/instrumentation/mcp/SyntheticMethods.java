@@ -1,5 +1,6 @@
 package dev.effectful.instrumentation.mcp;
 
+import dev.effectful.instrumentation.api.ForwardingVisitorWrapper;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;
 import net.bytebuddy.description.field.FieldList;
@@ -14,22 +15,10 @@ import net.bytebuddy.pool.TypePool;
  * Buddy leaves synthetic methods out of the list it hands a visitor wrapper, so advice {@code on} a
  * lambda's name never matched; this hands it every method the class declares.
  */
-final class SyntheticMethods implements AsmVisitorWrapper {
-
-    private final AsmVisitorWrapper advice;
+final class SyntheticMethods extends ForwardingVisitorWrapper {
 
     SyntheticMethods(AsmVisitorWrapper advice) {
-        this.advice = advice;
-    }
-
-    @Override
-    public int mergeWriter(int flags) {
-        return advice.mergeWriter(flags);
-    }
-
-    @Override
-    public int mergeReader(int flags) {
-        return advice.mergeReader(flags);
+        super(advice);
     }
 
     @Override
