@@ -46,6 +46,11 @@ import java.util.stream.Stream;
  * applied twice, every finished step's effect in the ledger or its intent held for a person, every held
  * intent listed by the real {@code journal --store postgres unresolved}.
  *
+ * <p>The combined campaign ({@code --mixed}, {@code reliability/combined.sh}) adds {@link FleetWorkload#MIXED_TOOLS}
+ * to every task (CompletableFuture, Kotlin suspend, approval, key header), approves each request through the CLI
+ * while the faults land ({@link Approver}), and with {@code --disk-fills N}, as root, fills each host's journal
+ * tmpfs below the reserve and frees it again ({@link #fillDisk}); {@link Mixed} is its part of the verdict.
+ *
  * <p>A host frozen past its lease keeps its task: the campaign does not hand that task to another host
  * while it is frozen, since no lease can fence an effect a frozen body is about to make (see FLEET.md).
  *
@@ -78,10 +83,6 @@ public final class FleetCampaign {
      */
     public record Mixed(String disk, int diskFills, int diskRefused, int diskResumed, int approvalIntents,
                         int approved, int secondVerdictsRefused, int approvalRequests, int keyResends) {
-
-        static Mixed none() {
-            return new Mixed("not used", 0, 0, 0, 0, 0, 0, 0, 0);
-        }
 
         String toJson() {
             return "{\"disk\":\"" + dev.effectful.core.json.JsonText.escaped(disk) + "\",\"disk_fills\":" + diskFills
@@ -570,7 +571,7 @@ public final class FleetCampaign {
     }
 
     /** The combined campaign's own verdict: approvals once, requests once, every key-header request keyed, the disk. */
-    private Mixed judgeMixed(Map<String, int[]> ledger, List<String> dumpLines, Map<String, Host> hosts) throws Exception {
+    private Mixed judgeMixed(List<String> dumpLines, Map<String, Host> hosts) throws Exception {
         if (!o.mixed()) {
             return new Mixed(diskNote, diskFills, diskRefused, diskResumed, 0, 0, 0, 0, 0);
         }
@@ -1019,7 +1020,7 @@ public final class FleetCampaign {
                 }
             }
         }
-        Mixed mixed = judgeMixed(ledger, dumpLines, hosts);
+        Mixed mixed = judgeMixed(dumpLines, hosts);
         return new Result(o.seed(), network, dealt[0], dealt[1], dealt[2], dealt[3], started.size(), runs, intents, effects,
                 duplicates, lost, held, heldListed, settleable, resettled, seconds, List.copyOf(problems), o.mixed(), mixed);
     }
