@@ -5,7 +5,7 @@
 # One list of the modules whose classes the campaigns load: a module split off another is added here once.
 #   campaign_build            builds (skipped with SKIP_BUILD=1, which reuses the last build's class path)
 #   campaign_classpath NAME   sets $snap (the copy, with effectful-agent.jar in it) and $cp
-campaign_modules=(runtime journal annotations)
+campaign_modules=(runtime core annotations)
 campaign_deps=reliability/target/campaign-deps.txt
 
 # Runs a step quietly; on failure prints what failed, the cause from its output and where the rest is.

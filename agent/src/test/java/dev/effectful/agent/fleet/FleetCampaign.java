@@ -46,6 +46,11 @@ import java.util.stream.Stream;
  * applied twice, every finished step's effect in the ledger or its intent held for a person, every held
  * intent listed by the real {@code journal --store postgres unresolved}.
  *
+ * <p>The combined campaign ({@code --mixed}, {@code reliability/combined.sh}) adds {@link FleetWorkload#MIXED_TOOLS}
+ * to every task (CompletableFuture, Kotlin suspend, approval, key header), approves each request through the CLI
+ * while the faults land ({@link Approver}), and with {@code --disk-fills N}, as root, fills each host's journal
+ * tmpfs below the reserve and frees it again ({@link #fillDisk}); {@link Mixed} is its part of the verdict.
+ *
  * <p>A host frozen past its lease keeps its task: the campaign does not hand that task to another host
  * while it is frozen, since no lease can fence an effect a frozen body is about to make (see FLEET.md).
  *
@@ -54,22 +59,52 @@ import java.util.stream.Stream;
  */
 public final class FleetCampaign {
 
-    /** The faults to deal and how the hosts are set up. */
-    public record Options(long seed, int hostKills, int dbKills, int dbFreezes, int hostFreezes, int tasksPerRun,
-                          Path workDir, Path agentJar, String workloadClassPath, String javaHome) {
+    /**
+     * The faults to deal and how the hosts are set up. {@code mixed}: the combined campaign's tools too
+     * (CompletableFuture, Kotlin suspend, approval, key header; see {@link FleetWorkload#MIXED_TOOLS}), approved by
+     * the campaign through the CLI while the hosts ask. {@code diskFills}: each host's journal on a small tmpfs of
+     * its own (root only), filled below the journal's reserve and freed again that many times.
+     */
+    public record Options(long seed, int hostKills, int dbKills, int dbFreezes, int hostFreezes, int diskFills,
+                          boolean mixed, int tasksPerRun, Path workDir, Path agentJar, String workloadClassPath,
+                          String javaHome) {
+
+        public Options(long seed, int hostKills, int dbKills, int dbFreezes, int hostFreezes, int tasksPerRun,
+                       Path workDir, Path agentJar, String workloadClassPath, String javaHome) {
+            this(seed, hostKills, dbKills, dbFreezes, hostFreezes, 0, false, tasksPerRun, workDir, agentJar,
+                    workloadClassPath, javaHome);
+        }
+    }
+
+    /**
+     * What the combined campaign adds to the verdict: the disk fills (and how many a host met with a refusal, and
+     * went on after), the approval tool's intents, the verdicts the campaign gave through the CLI, second verdicts
+     * the CLI refused, and the {@code approval_requested} records in all the hosts' journals.
+     */
+    public record Mixed(String disk, int diskFills, int diskRefused, int diskResumed, int approvalIntents,
+                        int approved, int secondVerdictsRefused, int approvalRequests, int keyResends) {
+
+        String toJson() {
+            return "{\"disk\":\"" + dev.effectful.core.json.JsonText.escaped(disk) + "\",\"disk_fills\":" + diskFills
+                    + ",\"disk_fills_refused\":" + diskRefused + ",\"disk_fills_resumed\":" + diskResumed
+                    + ",\"approval_intents\":" + approvalIntents + ",\"approved\":" + approved
+                    + ",\"second_verdicts_refused\":" + secondVerdictsRefused + ",\"approval_requests\":" + approvalRequests
+                    + ",\"key_header_resends_deduplicated\":" + keyResends + "}";
+        }
     }
 
     /** The verdict, from the ledger, the store and the CLI; never from the hosts' own word. */
     public record Result(long seed, String network, int hostKills, int dbKills, int dbFreezes, int hostFreezes,
                          int tasks, int runs, int intents, int effects, int duplicates, int lost, int held,
-                         int heldListed, int settleableHeld, int resettledTasks, long seconds, List<String> problems) {
+                         int heldListed, int settleableHeld, int resettledTasks, long seconds, List<String> problems,
+                         boolean mixed, Mixed extra) {
 
         public boolean passed() {
             return duplicates == 0 && lost == 0 && held == heldListed && settleableHeld == 0 && problems.isEmpty();
         }
 
         public int faults() {
-            return hostKills + dbKills + dbFreezes + hostFreezes;
+            return hostKills + dbKills + dbFreezes + hostFreezes + extra.diskFills();
         }
 
         public String toJson() {
@@ -83,16 +118,25 @@ public final class FleetCampaign {
                     + ",\"duplicates\":" + duplicates + ",\"lost\":" + lost + ",\"seed\":" + seed
                     + ",\"held\":" + held + ",\"held_listed\":" + heldListed + ",\"held_settleable\":" + settleableHeld
                     + ",\"resettled_tasks\":" + resettledTasks + ",\"tasks\":" + tasks + ",\"runs\":" + runs + ",\"network\":" + "\"" + dev.effectful.core.json.JsonText.escaped(network) + "\""
+                    + ",\"mode\":\"" + (mixed ? "combined" : "blocking") + "\",\"combined\":" + extra.toJson()
                     + ",\"seconds\":" + seconds + ",\"passed\":" + passed() + ",\"problems\":" + p + "}\n";
         }
 
         public String table() {
-            return String.format("fleet campaign (seed %d, %s)%n"
+            return String.format("%s campaign (seed %d, %s)%n"
                             + "  faults: %d host kill -9, %d database kill -9, %d database freezes, %d host freezes with a lease%n"
+                            + "%s"
                             + "  work:   %d tasks in %d host runs, %d intents in the store, %d effects in the ledger%n"
                             + "  judged: %d duplicates, %d lost, %d held (%d listed by journal --store postgres unresolved,"
                             + " %d of tools a probe or key could settle; %d tasks called once more to settle)%n  %s in %d s%s",
-                    seed, network, hostKills, dbKills, dbFreezes, hostFreezes, tasks, runs, intents, effects, duplicates,
+                    mixed ? "combined" : "fleet", seed, network, hostKills, dbKills, dbFreezes, hostFreezes,
+                    !mixed ? "" : String.format("  disk:   %d fills of a host's journal disk (%s), %d met by a refusal, %d went on after the free%n"
+                                    + "  tools:  blocking, CompletableFuture, Kotlin suspend, key header, approval: %d approval intents,"
+                                    + " %d approved once through the CLI (%d second verdicts refused), %d approval_requested records;"
+                                    + " %d key-header requests re-sent with their key and deduplicated by the ledger%n",
+                            extra.diskFills(), extra.disk(), extra.diskRefused(), extra.diskResumed(), extra.approvalIntents(),
+                            extra.approved(), extra.secondVerdictsRefused(), extra.approvalRequests(), extra.keyResends()),
+                    tasks, runs, intents, effects, duplicates,
                     lost, held, heldListed, settleableHeld, resettledTasks, passed() ? "PASSED" : "FAILED", seconds,
                     problems.isEmpty() ? "" : "\n  problems:\n    " + String.join("\n    ",
                             problems.subList(0, Math.min(40, problems.size()))));
@@ -127,7 +171,8 @@ public final class FleetCampaign {
 
         Host(String name) {
             this.name = name;
-            this.journal = o.workDir().resolve("journal-" + name);
+            Path disk = disks.get(name);
+            this.journal = disk == null ? o.workDir().resolve("journal-" + name) : disk.resolve("journal");
         }
 
         boolean running() {
@@ -155,9 +200,10 @@ public final class FleetCampaign {
                     "-Deffectful.journal.dir=" + journal, "-Deffectful.store=postgres",
                     "-Deffectful.store.url=" + pg.urlVia(via), "-Deffectful.store.user=" + PostgresServer.USER,
                     "-Deffectful.store.lease=" + LEASE.toMillis() + "ms", "-Deffectful.store.timeout=" + STORE_TIMEOUT.toMillis() + "ms",
-                    "-Dledger=http://" + via + ":" + ledgerPort, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                    "-Dledger=http://" + via + ":" + ledgerPort, "-Dfleet.mixed=" + o.mixed(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                     "-Xshare:auto", "-Dchronicle.analytics.disable=true", "-Dchronicle.announcer.disable=true",
-                    "-cp", o.workloadClassPath(), FleetWorkload.class.getName(), String.join(",", taskIds)));
+                    "-cp", o.mixed() ? withKotlin(o.workloadClassPath()) : o.workloadClassPath(), FleetWorkload.class.getName(),
+                    String.join(",", taskIds)));
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().put("EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
             pb.environment().put("HOME", o.workDir().resolve("home").toString());
@@ -176,10 +222,21 @@ public final class FleetCampaign {
         int dbKills = 20;
         int dbFreezes = 10;
         int hostFreezes = 10;
+        int diskFills = 0;
+        boolean mixed = false;
         Path out = Path.of("reliability/target");
         Path agent = Path.of("agent/target/effectful-agent.jar");
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--mixed")) {
+                mixed = true;
+                i--;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            }
             switch (args[i]) {
+                case "--disk-fills" -> diskFills = Integer.parseInt(args[i + 1]);
                 case "--seed" -> seed = Long.parseLong(args[i + 1]);
                 case "--host-kills" -> hostKills = Integer.parseInt(args[i + 1]);
                 case "--db-kills" -> dbKills = Integer.parseInt(args[i + 1]);
@@ -190,15 +247,32 @@ public final class FleetCampaign {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        System.out.println("fleet campaign seed " + seed + " (repeat with --seed " + seed + ")");
-        Path work = out.resolve("fleet");
+        String name = mixed ? "combined" : "fleet";
+        System.out.println(name + " campaign seed " + seed + " (repeat with --seed " + seed + ")");
+        Path work = out.resolve(name);
         deleteTree(work);
-        Result r = new FleetCampaign(new Options(seed, hostKills, dbKills, dbFreezes, hostFreezes, 2, work.toAbsolutePath(),
-                agent.toAbsolutePath(), testClasses(), System.getProperty("java.home"))).run(System.out);
+        Result r = new FleetCampaign(new Options(seed, hostKills, dbKills, dbFreezes, hostFreezes, diskFills, mixed, 2,
+                work.toAbsolutePath(), agent.toAbsolutePath(), testClasses(), System.getProperty("java.home"))).run(System.out);
         System.out.println(r.table());
-        Files.writeString(out.resolve("fleet.json"), r.toJson());
-        System.out.println("written " + out.resolve("fleet.json"));
+        Files.writeString(out.resolve(name + ".json"), r.toJson());
+        System.out.println("written " + out.resolve(name + ".json"));
         System.exit(r.passed() ? 0 : 1);
+    }
+
+    /**
+     * The mixed hosts' class path: the application brings its own Kotlin (the agent never does), so kotlin-stdlib and
+     * kotlinx-coroutines go beside the test classes, from where this JVM loaded them.
+     */
+    static String withKotlin(String classPath) {
+        List<String> out = new ArrayList<>(List.of(classPath));
+        for (Class<?> c : List.of(kotlin.Unit.class, kotlinx.coroutines.Job.class)) {
+            try {
+                out.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+            } catch (Exception e) {
+                throw new IllegalStateException("where " + c.getName() + " was loaded from", e);
+            }
+        }
+        return String.join(File.pathSeparator, out);
     }
 
     /** Where the hosts' classes are: the test classes this class was loaded from. */
@@ -227,27 +301,40 @@ public final class FleetCampaign {
                     .redirectErrorStream(true).redirectOutput(logs.resolve("ledger.txt").toFile()).start();
             ledgerPort = await(() -> Files.exists(portFile) ? Files.readString(portFile).trim() : null, Duration.ofSeconds(60),
                     "ledger port");
+            diskNote = mountDisks(progress);
             for (String h : HOSTS) {
                 hosts.put(h, new Host(h));
+            }
+            if (o.mixed()) {
+                approver = new Approver();
+                approver.start();
             }
             long t0 = System.nanoTime();
             int[] dealt = work(hosts, ledger, progress, t0);
             resettle(hosts.get("a"), progress);
+            if (approver != null) {
+                approver.close();
+            }
             HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ledgerPort + "/stop"))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             if (!ledger.waitFor(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("ledger did not stop");
             }
-            return judge(dump, dealt, network, (System.nanoTime() - t0) / 1_000_000_000L);
+            return judge(dump, dealt, network, (System.nanoTime() - t0) / 1_000_000_000L, hosts);
         } finally {
+            if (approver != null) {
+                approver.close();
+            }
             for (Host h : hosts.values()) {
                 if (h.process != null) {
                     h.process.destroyForcibly();
+                    h.process.waitFor(10, TimeUnit.SECONDS);
                 }
             }
             if (ledger != null) {
                 ledger.destroyForcibly();
             }
+            unmountDisks();
             try {
                 if (pg != null) {
                     pg.close();
@@ -268,12 +355,293 @@ public final class FleetCampaign {
         return o.javaHome() + File.separator + "bin" + File.separator + "java";
     }
 
+    // ------------------------------------------------------------------ the combined campaign's parts
+
+    /** Each host's journal disk: the size of its tmpfs, and what a fill leaves free (below the default 16 MiB reserve). */
+    private static final String DISK_SIZE = "64m";
+    private static final long FILL_LEAVES = 4L << 20;
+
+    /** Host name to the tmpfs its journal is on; empty when the disk part is not used or cannot be (not root). */
+    private final Map<String, Path> disks = new LinkedHashMap<>();
+    private String diskNote = "not used";
+    private Approver approver;
+    private int diskFills;
+    private int diskRefused;
+    private int diskResumed;
+
+    /** A tmpfs per host for its journal when disk fills are asked for and this is root; else says why not. */
+    private String mountDisks(Appendable progress) throws Exception {
+        if (o.diskFills() == 0) {
+            return "not used";
+        }
+        String uid = new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!uid.equals("0")) {
+            String why = "skipped: mounting a tmpfs for each host's journal needs root (uid " + uid + ")";
+            progress.append("disk fills ").append(why).append('\n');
+            return why;
+        }
+        for (String h : HOSTS) {
+            Path dir = Files.createDirectories(o.workDir().resolve("disk-" + h));
+            Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + DISK_SIZE, "tmpfs", dir.toString())
+                    .redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                unmountDisks();
+                String why = "skipped: mount -t tmpfs failed: " + said;
+                progress.append("disk fills ").append(why).append('\n');
+                return why;
+            }
+            disks.put(h, dir);
+        }
+        return "a " + DISK_SIZE + " tmpfs per host, filled to " + (FILL_LEAVES >> 20) + " MiB free";
+    }
+
+    private void unmountDisks() throws Exception {
+        for (Path d : disks.values()) {
+            Process p = new ProcessBuilder("umount", "-l", d.toString()).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+        disks.clear();
+    }
+
+    /**
+     * Fills the journal disk of a host at work to below the journal's reserve, waits (bounded) until the host says a
+     * call was refused for it, frees the disk and waits until that host finishes a step again. False when no host is
+     * at work right now.
+     */
+    private boolean fillDisk(Map<String, Host> hosts) throws Exception {
+        List<Host> working = new ArrayList<>();
+        for (Host h : hosts.values()) {
+            if (h.working()) {
+                working.add(h);
+            }
+        }
+        if (working.isEmpty()) {
+            return false;
+        }
+        Host h = working.get(random.nextInt(working.size()));
+        Path disk = disks.get(h.name);
+        int mark = Math.max(0, h.output().length() - 1);
+        Path filler = disk.resolve("filler");
+        long free = Files.getFileStore(disk).getUsableSpace();
+        byte[] chunk = new byte[1 << 20];
+        try (var out = Files.newOutputStream(filler)) {
+            for (long left = free - FILL_LEAVES; left > 0; left -= chunk.length) {
+                out.write(chunk, 0, (int) Math.min(chunk.length, left));
+            }
+        }
+        int refusedAt;
+        try {
+            refusedAt = until(() -> h.output().indexOf("\nREFUSED ", mark), h, Duration.ofSeconds(20));
+        } finally {
+            Files.deleteIfExists(filler);
+        }
+        diskFills++;
+        if (refusedAt < 0) {
+            return true; // the host ended its tasks, or its calls were all reads or waits for a person meanwhile
+        }
+        diskRefused++;
+        int after = until(() -> h.output().indexOf("\nSTEP ", refusedAt + 1), h, Duration.ofSeconds(60));
+        if (after >= 0) {
+            diskResumed++;
+        } else if (h.running()) {
+            problems.add("host " + h.name + " refused a call for a full disk and did not go on within 60 s of the free");
+        }
+        return true;
+    }
+
+    private interface Position {
+        int get() throws IOException;
+    }
+
+    /** Polls until {@code where} finds something (its index), the host stops running (-1) or {@code limit} passes (-1). */
+    private static int until(Position where, Host h, Duration limit) throws IOException, InterruptedException {
+        long end = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < end) {
+            int at = where.get();
+            if (at >= 0) {
+                return at;
+            }
+            if (!h.running()) {
+                return where.get();
+            }
+            Thread.sleep(20);
+        }
+        return -1;
+    }
+
+    /** One CLI run against the store, as an operator runs it: its exit code (-1 when it did not end in 60 s) and output. */
+    private record CliRun(int exit, String output) {
+    }
+
+    private CliRun cli(String log, String... args) throws IOException, InterruptedException {
+        Path out = logs.resolve(log);
+        List<String> cmd = new ArrayList<>(List.of(java(), "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-jar",
+                o.agentJar().toString(), "journal", "--store", "postgres"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.environment().put("EFFECTFUL_STORE_URL", pg.url());
+        pb.environment().put("EFFECTFUL_STORE_USER", PostgresServer.USER);
+        pb.environment().put("EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
+        pb.environment().put("HOME", o.workDir().resolve("home").toString());
+        pb.environment().put("NO_COLOR", "1");
+        Process p = pb.start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+            return new CliRun(-1, "did not end within 60 s");
+        }
+        return new CliRun(p.exitValue(), Files.readString(out));
+    }
+
+    /**
+     * The person of the combined campaign: watches the store for approval requests and approves each through
+     * {@code journal --store postgres approve KEY}, while the hosts ask (and are killed, and the database with
+     * them: a run that fails is tried again at the next look). For one request in eight it then tries a second
+     * verdict, which the CLI must refuse (exit 4) as already decided.
+     */
+    private final class Approver implements AutoCloseable {
+        final Map<String, Integer> given = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicInteger secondRefused = new java.util.concurrent.atomic.AtomicInteger();
+        private volatile boolean stop;
+        private final Thread thread = new Thread(this::loop, "campaign-approver");
+
+        void start() {
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void loop() {
+            while (!stop) {
+                List<String> waiting = new ArrayList<>();
+                try (Connection c = pg.connect(); PreparedStatement ps = c.prepareStatement(
+                        "SELECT intent_key FROM effectful_intents WHERE phase = 'awaiting_approval' ORDER BY updated_at")) {
+                    ps.setQueryTimeout(5);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            waiting.add(rs.getString(1));
+                        }
+                    }
+                } catch (Exception downOrNoSchemaYet) {
+                    // the database is being killed or frozen, or no host has written yet: look again
+                }
+                try {
+                    for (String key : waiting) {
+                        if (stop) {
+                            return;
+                        }
+                        approve(key);
+                    }
+                    if (waiting.isEmpty()) {
+                        Thread.sleep(100);
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    synchronized (problems) {
+                        problems.add("the approver failed: " + e);
+                    }
+                    return;
+                }
+            }
+        }
+
+        private void approve(String key) throws Exception {
+            CliRun run = cli("approve.out", "approve", key, "--note", "approved by the combined campaign", "--by", "campaign");
+            if (run.exit() != 0) {
+                return; // database down or frozen (looked at again), or decided already by a run that timed out after committing
+            }
+            given.merge(key, 1, Integer::sum);
+            if (Math.floorMod(key.hashCode() ^ Long.hashCode(o.seed()), 8) == 0) {
+                CliRun again = cli("approve-again.out", "approve", key, "--note", "a second verdict", "--by", "campaign");
+                if (again.exit() == 4) {
+                    secondRefused.incrementAndGet();
+                } else if (again.exit() == 0) {
+                    given.merge(key, 1, Integer::sum);
+                }
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            thread.join(TimeUnit.MINUTES.toMillis(3));
+        }
+    }
+
+    /** The combined campaign's own verdict: approvals once, requests once, every key-header request keyed, the disk. */
+    private Mixed judgeMixed(List<String> dumpLines, Map<String, Host> hosts) throws Exception {
+        if (!o.mixed()) {
+            return new Mixed(diskNote, diskFills, diskRefused, diskResumed, 0, 0, 0, 0, 0);
+        }
+        int intents = 0;
+        int approved = 0;
+        try (Connection c = pg.connect(); PreparedStatement ps = c.prepareStatement(
+                "SELECT intent_key, phase, approval_by FROM effectful_intents WHERE call = 'transfer'")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    intents++;
+                    String key = rs.getString(1);
+                    String phase = rs.getString(2);
+                    if (rs.getString(3) != null) {
+                        approved++;
+                    } else if (!phase.equals("awaiting_approval")) {
+                        problems.add("transfer " + key + " is " + phase + " with no approval recorded in the store");
+                    }
+                    int times = approver.given.getOrDefault(key, 0);
+                    if (times > 1) {
+                        problems.add("transfer " + key + " was approved " + times + " times through the CLI");
+                    }
+                }
+            }
+        }
+        // what the store keeps as the result of a future's or a coroutine's call is the value, never the promise
+        try (Connection c = pg.connect(); PreparedStatement ps = c.prepareStatement(
+                "SELECT intent_key, call, result FROM effectful_intents WHERE call IN ('book_async', 'push_suspend')"
+                        + " AND phase = 'ok' AND result_stored")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getString(3) == null || !rs.getString(3).contains("done:" + rs.getString(2) + ":")) {
+                        problems.add(rs.getString(2) + " " + rs.getString(1) + " stored " + rs.getString(3) + ", not its value");
+                    }
+                }
+            }
+        }
+        Map<String, Integer> requests = new HashMap<>();
+        for (Host h : hosts.values()) {
+            if (Files.isDirectory(h.journal)) {
+                for (var rec : dev.effectful.agent.e2e.JournalContents.of(h.journal)
+                        .of(dev.effectful.core.journal.RecordType.APPROVAL_REQUESTED)) {
+                    requests.merge(rec.intentKey(), 1, Integer::sum);
+                }
+            }
+        }
+        requests.forEach((key, n) -> {
+            if (n > 1) {
+                problems.add("approval for " + key + " requested " + n + " times in the hosts' journals");
+            }
+        });
+        int resends = 0;
+        for (String line : dumpLines) {
+            String[] f = line.split(" ");
+            if (f.length >= 4 && f[0].equals("no_key_header")) {
+                problems.add("a key-header request reached the ledger without its intent key: " + line);
+            }
+            if (f.length >= 4 && f[0].equals("pay_keyed") && Integer.parseInt(f[2]) > Integer.parseInt(f[3])) {
+                resends++;
+            }
+        }
+        return new Mixed(diskNote, diskFills, diskRefused, diskResumed, intents, approved,
+                approver.secondRefused.get(), requests.values().stream().mapToInt(Integer::intValue).sum(), resends);
+    }
+
     /** Tasks started, finished, and which host ran each last (so a task cut on one host moves to another). */
     private final Set<String> started = new LinkedHashSet<>();
     private final Set<String> pending = new LinkedHashSet<>();
     private final Set<String> finished = new LinkedHashSet<>();
     private final Map<String, String> lastHost = new HashMap<>();
-    private final List<String> problems = new ArrayList<>();
+    private final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
     private int round;
     private int runs;
     /** Tasks run once more after the faults to settle intents a probe or a key settles (see {@link #resettle}). */
@@ -282,8 +650,8 @@ public final class FleetCampaign {
 
     /** Deals the faults while the hosts work, then lets the survivors finish every task. */
     private int[] work(Map<String, Host> hosts, Process ledger, Appendable progress, long t0) throws Exception {
-        int[] left = {o.hostKills(), o.dbKills(), o.dbFreezes(), o.hostFreezes()};
-        int[] dealt = new int[4];
+        int[] left = {o.hostKills(), o.dbKills(), o.dbFreezes(), o.hostFreezes(), disks.isEmpty() ? 0 : o.diskFills()};
+        int[] dealt = new int[5];
         long nextFault = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
         long lastProgress = System.nanoTime();
         int failures = 0;
@@ -293,7 +661,7 @@ public final class FleetCampaign {
             if (!ledger.isAlive()) {
                 throw new IllegalStateException("the ledger JVM died: its counts are gone, the campaign cannot be judged");
             }
-            boolean faultsLeft = left[0] + left[1] + left[2] + left[3] > 0;
+            boolean faultsLeft = left[0] + left[1] + left[2] + left[3] + left[4] > 0;
             for (Host h : hosts.values()) {
                 if (h.process != null && !h.process.isAlive()) {
                     int exit = h.process.exitValue();
@@ -352,9 +720,10 @@ public final class FleetCampaign {
             }
             if (System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(30)) {
                 lastProgress = System.nanoTime();
-                progress.append(String.format("%.0f s: %d host kills, %d db kills, %d db freezes, %d host freezes; %d tasks done,"
-                                + " %d pending, round %d%n", (System.nanoTime() - t0) / 1e9, dealt[0], dealt[1], dealt[2], dealt[3],
-                        finished.size(), pending.size(), round));
+                progress.append(String.format("%.0f s: %d host kills, %d db kills, %d db freezes, %d host freezes, %d disk fills;"
+                                + " %d tasks done, %d pending, round %d%s%n", (System.nanoTime() - t0) / 1e9, dealt[0], dealt[1], dealt[2],
+                        dealt[3], dealt[4], finished.size(), pending.size(), round,
+                        approver == null ? "" : "; " + approver.given.size() + " approvals given"));
             }
             Thread.sleep(5);
         }
@@ -395,9 +764,9 @@ public final class FleetCampaign {
 
     /** A fault kind, weighted by how many of each are left, so every kind is spread over the whole run. */
     private int chooseFault(int[] left) {
-        int total = left[0] + left[1] + left[2] + left[3];
+        int total = java.util.Arrays.stream(left).sum();
         int r = random.nextInt(total);
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < left.length; k++) {
             if (r < left[k]) {
                 return k;
             }
@@ -435,6 +804,9 @@ public final class FleetCampaign {
                 Thread.sleep(random.nextInt(1000)); // the hosts meet a database that is gone
                 pg.startServer();
                 return true;
+            }
+            case 4 -> {
+                return fillDisk(hosts);
             }
             case 2 -> {
                 try {
@@ -551,11 +923,12 @@ public final class FleetCampaign {
     private static final Pattern STEP = Pattern.compile("STEP (\\S+) (\\S+) (\\S+) (\\S+).*");
 
     /** The verdict: the ledger's counts, the store's rows, the CLI's list of held intents. */
-    private Result judge(Path dump, int[] dealt, String network, long seconds) throws Exception {
+    private Result judge(Path dump, int[] dealt, String network, long seconds, Map<String, Host> hosts) throws Exception {
         Map<String, int[]> ledger = new HashMap<>(); // "verb ref" -> hits, applied
         int effects = 0;
         int duplicates = 0;
-        for (String line : Files.readAllLines(dump)) {
+        List<String> dumpLines = Files.readAllLines(dump);
+        for (String line : dumpLines) {
             String[] f = line.split(" ");
             if (f.length < 4) {
                 continue;
@@ -604,7 +977,7 @@ public final class FleetCampaign {
                 problems.add("task " + task + " never finished");
                 continue;
             }
-            for (Script.Step step : FleetWorkload.steps(task)) {
+            for (Script.Step step : FleetWorkload.steps(task, o.mixed())) {
                 Script.Tool tool = step.tool();
                 if (tool.kind().equals("read")) {
                     continue;
@@ -647,8 +1020,9 @@ public final class FleetCampaign {
                 }
             }
         }
+        Mixed mixed = judgeMixed(dumpLines, hosts);
         return new Result(o.seed(), network, dealt[0], dealt[1], dealt[2], dealt[3], started.size(), runs, intents, effects,
-                duplicates, lost, held, heldListed, settleable, resettled, seconds, List.copyOf(problems));
+                duplicates, lost, held, heldListed, settleable, resettled, seconds, List.copyOf(problems), o.mixed(), mixed);
     }
 
     private List<Path> listOutputs() throws IOException {

@@ -28,13 +28,33 @@ public final class FleetWorkload {
             new Script.Tool("charge_token", "money", true, false, false),
             new Script.Tool("send_token", "send", false, false, false));
 
+    /**
+     * The combined campaign's tools ({@link MixedTools}), in the mixed mode ({@code -Dfleet.mixed=true}): a
+     * {@code CompletableFuture} CREATE with a probe, a Kotlin suspend SEND without, a MONEY needing approval with
+     * a probe, a MONEY whose key travels in {@code Idempotency-Key} (no probe: another host holds it).
+     */
+    public static final List<Script.Tool> MIXED_TOOLS = List.of(
+            new Script.Tool("book_async", "create", true, false, false),
+            new Script.Tool("push_suspend", "send", false, false, false),
+            new Script.Tool("transfer", "money", true, false, false),
+            new Script.Tool("pay_keyed", "money", false, false, false));
+
     private FleetWorkload() {
     }
 
     /** A task's steps: the single-host script's, with the two secret-keyed tools at places that vary per task. */
     public static List<Script.Step> steps(String task) {
+        return steps(task, false);
+    }
+
+    /** A task's steps; {@code mixed}: with {@link #MIXED_TOOLS} too, also at places that vary per task. */
+    public static List<Script.Step> steps(String task, boolean mixed) {
         List<Script.Step> steps = new ArrayList<>(Script.steps(task));
-        for (Script.Tool t : SECRET_TOOLS) {
+        List<Script.Tool> extra = new ArrayList<>(SECRET_TOOLS);
+        if (mixed) {
+            extra.addAll(MIXED_TOOLS);
+        }
+        for (Script.Tool t : extra) {
             int at = Math.floorMod((task + t.verb()).hashCode(), steps.size() + 1);
             steps.add(at, new Script.Step(task, t, task + "." + t.verb()));
         }
@@ -42,18 +62,21 @@ public final class FleetWorkload {
     }
 
     public static Script.Tool tool(String verb) {
-        return SECRET_TOOLS.stream().filter(t -> t.verb().equals(verb)).findFirst().orElseGet(() -> Script.tool(verb));
+        return java.util.stream.Stream.concat(SECRET_TOOLS.stream(), MIXED_TOOLS.stream()).filter(t -> t.verb().equals(verb))
+                .findFirst().orElseGet(() -> Script.tool(verb));
     }
 
     public static void main(String[] args) throws Exception {
         CampaignTools tools = new CampaignTools();
         FleetCampaignTools secret = new FleetCampaignTools();
+        boolean mixed = Boolean.getBoolean("fleet.mixed");
+        MixedTools async = mixed ? new MixedTools() : null;
         System.out.println("READY");
         System.out.flush();
         for (String task : args[0].split(",")) {
             try (Task t = Task.open(task, java.time.Duration.ofMinutes(4))) {
-                for (Script.Step step : steps(task)) {
-                    System.out.println("STEP " + task + " " + step.tool().verb() + " " + call(tools, secret, step, t));
+                for (Script.Step step : steps(task, mixed)) {
+                    System.out.println("STEP " + task + " " + step.tool().verb() + " " + call(tools, secret, async, step, t));
                     System.out.flush();
                 }
             }
@@ -64,21 +87,37 @@ public final class FleetWorkload {
     }
 
     /** {@code ok -}, or the final status and the intent key; a retryable answer is tried again while the budget lasts. */
-    private static String call(CampaignTools tools, FleetCampaignTools secret, Script.Step step, Task task)
+    private static String call(CampaignTools tools, FleetCampaignTools secret, MixedTools async, Script.Step step, Task task)
             throws InterruptedException {
         long backoff = 50;
+        boolean toldFull = false;
         while (true) {
             Outcome<?> o;
             try {
-                Object r = invoke(tools, secret, step);
+                Object r = invoke(tools, secret, async, step);
+                if (MIXED_TOOLS.contains(step.tool()) && !("done:" + step.tool().verb() + ":" + step.ref()).equals(r)) {
+                    // a future's, a coroutine's or a replayed answer must be the value the body completed with
+                    return "error the call answered " + r + ", not the ledger's done:" + step.tool().verb() + ":" + step.ref();
+                }
                 if (!(r instanceof Outcome<?> out) || out.status() == Status.OK) {
                     return "ok -";
                 }
                 o = out;
-            } catch (ToolOutcomeException e) {
-                o = e.outcome();
             } catch (Exception e) {
-                return "error " + e.toString().replace('\n', ' ');
+                Throwable c = e;
+                while (!(c instanceof ToolOutcomeException) && c.getCause() != null && c.getCause() != c) {
+                    c = c.getCause(); // a future's CompletionException or ExecutionException around it
+                }
+                if (!(c instanceof ToolOutcomeException t)) {
+                    return "error " + e.toString().replace('\n', ' ');
+                }
+                o = t.outcome();
+            }
+            if (o.status() == Status.RETRYABLE && !toldFull && o.message() != null && o.message().contains("disk full")) {
+                // the campaign filled this host's journal disk: refused, nothing applied; said once per step
+                toldFull = true;
+                System.out.println("REFUSED " + step.task() + " " + step.tool().verb() + " disk full");
+                System.out.flush();
             }
             if (o.status() == Status.RETRYABLE && task.remaining().toSeconds() > 5) {
                 Thread.sleep(backoff);
@@ -89,9 +128,14 @@ public final class FleetWorkload {
         }
     }
 
-    private static Object invoke(CampaignTools tools, FleetCampaignTools secret, Script.Step step) throws Exception {
+    private static Object invoke(CampaignTools tools, FleetCampaignTools secret, MixedTools async, Script.Step step)
+            throws Exception {
         String ref = step.ref();
         return switch (step.tool().verb()) {
+            case "book_async" -> async.bookAsync(ref).join();
+            case "push_suspend" -> MixedTools.runBlocking(async, ref);
+            case "transfer" -> async.transfer(ref);
+            case "pay_keyed" -> async.payKeyed(ref);
             case "charge_token" -> secret.chargeToken(TOKEN, ref);
             case "send_token" -> secret.sendToken(TOKEN, ref);
             case "get_price" -> tools.getPrice(ref);

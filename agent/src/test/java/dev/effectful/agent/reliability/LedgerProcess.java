@@ -30,6 +30,8 @@ import java.util.concurrent.Executors;
  * POST /effect/VERB?ref=R&amp;key=K&amp;mode=count  apply (every hit is an effect)
  *                            mode=set    apply once per reference: a repeat changes nothing (an idempotent write)
  *                            mode=keyed  deduplicate on the Idempotency-Key header (a keyable create)
+ *                            mode=header as keyed, but 400 unless the header is there and equals K (the agent
+ *                                        puts the intent key in it; the tool sets no header itself)
  * GET  /effect/VERB?ref=R                   probe: 200 when applied, 404 otherwise
  * GET  /read/VERB?ref=R                     a read; no effect
  * GET  /dump                                one line per VERB REF: hits, applied, the intent keys of the hits
@@ -83,6 +85,12 @@ public final class LedgerProcess {
             String method = ex.getRequestMethod();
             if (path.length == 3 && path[1].equals("effect") && method.equals("POST")) {
                 String idem = ex.getRequestHeaders().getFirst("Idempotency-Key");
+                if ("header".equals(q.get("mode")) && (idem == null || !idem.equals(q.get("key")))) {
+                    // kept in the dump as its own verb, so the verdict sees a key that did not travel
+                    apply("no_key_header", path[2] + ":" + q.get("ref"), q.getOrDefault("key", "-"), "count", null);
+                    respond(ex, 400, "Idempotency-Key " + (idem == null ? "missing" : idem + " is not the intent key " + q.get("key")));
+                    return;
+                }
                 respond(ex, 200, apply(path[2], q.get("ref"), q.getOrDefault("key", "-"), q.getOrDefault("mode", "count"), idem));
             } else if (path.length == 3 && path[1].equals("effect")) {
                 String found = find(path[2], q.get("ref"));
@@ -108,7 +116,7 @@ public final class LedgerProcess {
         Entry e = entries.getOrDefault(id, new Entry(0, 0, List.of()));
         boolean applies = switch (mode) {
             case "set" -> e.applied() == 0;
-            case "keyed" -> idem == null || idempotencyKeys.add(idem);
+            case "keyed", "header" -> idem == null || idempotencyKeys.add(idem);
             default -> true;
         };
         List<String> keys = new ArrayList<>(e.keys());
