@@ -64,7 +64,15 @@ final class LoadedClasses {
      */
     static void unguardableHiddenClasses(Instrumentation inst, ClassLoader agentLoader) {
         ClassLoader platform = ClassLoader.getPlatformClassLoader();
-        for (Class<?> c : inst.getAllLoadedClasses()) {
+        // a JVM exiting while the hooks were installed has answered with no list (seen in the combined campaign)
+        Class<?>[] loaded = inst.getAllLoadedClasses();
+        if (loaded == null) {
+            return;
+        }
+        for (Class<?> c : loaded) {
+            if (c == null) {
+                continue;
+            }
             ClassLoader loader = c.getClassLoader();
             if (c.isHidden() && loader != null && loader != agentLoader && loader != platform && !isAgentBootstrap(c)
                     && (declaresTool(c) || inheritsTool(c))) {
