@@ -40,8 +40,6 @@ public final class McpInstrumentation implements LibraryInstrumentation {
     private static final String CLIENT = "io/modelcontextprotocol/client/McpAsyncClient";
     private static final String REQUEST = "io.modelcontextprotocol.spec.McpSchema$CallToolRequest";
     private static final String TOOL = "io.modelcontextprotocol.spec.McpSchema$Tool";
-    private static final ElementMatcher.Junction<MethodDescription> SPECIFICATION_CONSTRUCTOR =
-            isConstructor().and(takesArguments(2)).and(takesArgument(1, BiFunction.class));
     private static final List<String> SPECIFICATIONS = List.of(
             "io/modelcontextprotocol/server/McpServerFeatures$SyncToolSpecification",
             "io/modelcontextprotocol/server/McpServerFeatures$AsyncToolSpecification",
@@ -78,8 +76,8 @@ public final class McpInstrumentation implements LibraryInstrumentation {
             case CLIENT -> List.of(Advice.to(CallToolAdvice.class)
                     .on(named("callTool").and(takesArguments(1)).and(takesArgument(0, named(REQUEST)))));
             // two pieces of advice on one constructor: the handler runs in the caller's task, the tool is hinted
-            case SPECIFICATION -> List.of(Advice.to(ToolHandlerAdvice.class).on(SPECIFICATION_CONSTRUCTOR),
-                    Advice.to(ToolHintsAdvice.class).on(SPECIFICATION_CONSTRUCTOR.and(takesArgument(0, named(TOOL)))));
+            case SPECIFICATION -> List.of(Advice.to(ToolHandlerAdvice.class).on(specificationConstructor()),
+                    Advice.to(ToolHintsAdvice.class).on(specificationConstructor().and(takesArgument(0, named(TOOL)))));
             case ASYNC_EXCHANGE -> List.of(Advice.to(ExchangeAdvice.Async.class).on(isConstructor()));
             case SYNC_EXCHANGE -> List.of(Advice.to(ExchangeAdvice.Sync.class)
                     .on(isConstructor().and(takesArguments(1))
@@ -90,6 +88,15 @@ public final class McpInstrumentation implements LibraryInstrumentation {
             case STDIO -> List.of(new SyntheticMethods(Advice.to(StdioCallerAdvice.class)
                     .on(nameStartsWith("lambda$startInboundProcessing$").and(takesArguments(0)))));
         };
+    }
+
+    /**
+     * Built when a specification class is woven, never as this class loads: the agent loads every
+     * instrumentation at start, and a matcher in a static field would load Byte Buddy's description
+     * classes in every application, MCP or not (KeyHeaderIT and the start-up figures count them).
+     */
+    private static ElementMatcher.Junction<MethodDescription> specificationConstructor() {
+        return isConstructor().and(takesArguments(2)).and(takesArgument(1, BiFunction.class));
     }
 
     private static Map<String, Kind> kinds() {
