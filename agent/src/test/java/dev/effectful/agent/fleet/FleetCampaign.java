@@ -656,6 +656,10 @@ public final class FleetCampaign {
         long lastProgress = System.nanoTime();
         int failures = 0;
         long drainEnd = Long.MAX_VALUE;
+        // Faults land only on hosts at work; hosts that cannot work (a store they never reach) would let the
+        // campaign run on for hours, each call refused until its task's deadline. Past this bound it stops and
+        // says so instead.
+        long faultsBy = t0 + TimeUnit.SECONDS.toNanos(300 + 3L * java.util.Arrays.stream(left).sum());
         int chosen = -1;
         while (true) {
             if (!ledger.isAlive()) {
@@ -705,6 +709,10 @@ public final class FleetCampaign {
                 if (System.nanoTime() > drainEnd) {
                     throw new IllegalStateException("tasks still unfinished 10 minutes after the last fault: " + pending);
                 }
+            } else if (System.nanoTime() > faultsBy) {
+                throw new IllegalStateException(String.format("faults still left after %.0f s (host kills, db kills, db freezes,"
+                        + " host freezes, disk fills left: %s); %d tasks done; the hosts' last words: %s",
+                        (System.nanoTime() - t0) / 1e9, java.util.Arrays.toString(left), finished.size(), lastWords(hosts)));
             } else if (System.nanoTime() >= nextFault) {
                 // a fault that cannot land yet (no host at work, no lease held) is tried again, not swapped for another
                 int kind = chosen >= 0 ? chosen : chooseFault(left);
@@ -728,6 +736,17 @@ public final class FleetCampaign {
             Thread.sleep(5);
         }
         return dealt;
+    }
+
+    private String lastWords(Map<String, Host> hosts) throws IOException {
+        StringBuilder out = new StringBuilder();
+        for (Host h : hosts.values()) {
+            if (h.out != null) {
+                out.append("\n").append(h.name).append(": ").append(tail(h.out)).append(" | ")
+                        .append(tail(h.out.resolveSibling(h.out.getFileName().toString().replace(".out", ".err"))));
+            }
+        }
+        return out.toString();
     }
 
     /**

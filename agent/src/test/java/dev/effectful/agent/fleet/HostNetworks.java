@@ -29,17 +29,44 @@ final class HostNetworks implements AutoCloseable {
                 && !new java.io.File("/sbin/ip").canExecute()) {
             return Optional.empty();
         }
+        removeStale();
         HostNetworks n = new HostNetworks();
         try {
             int i = 1;
             for (String h : hosts) {
                 n.add(h, i++);
             }
+            for (String h : hosts) {
+                n.checkReach(h);
+            }
             return Optional.of(n);
         } catch (IOException | RuntimeException e) {
             n.close();
             System.out.println("network namespaces not available here (" + e.getMessage() + "); hosts share loopback");
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Deletes the namespaces of campaigns whose JVM is gone (killed before its {@link #close}): their links keep
+     * the same gateway addresses, and a second link with the address makes this run's hosts unreachable.
+     */
+    private static void removeStale() {
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(20, TimeUnit.SECONDS);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^(eff(\\d+)-\\w+)").matcher(out);
+            while (m.find()) {
+                long pid = Long.parseLong(m.group(2));
+                boolean ours = ProcessHandle.allProcesses().anyMatch(h -> h.pid() % 100_000 == pid && h.isAlive());
+                if (!ours) {
+                    run("ip", "netns", "del", m.group(1));
+                    System.out.println("removed the network namespace " + m.group(1) + " of a campaign that is gone");
+                }
+            }
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            System.out.println("could not look for stale network namespaces: " + e.getMessage());
         }
     }
 
@@ -56,6 +83,30 @@ final class HostNetworks implements AutoCloseable {
         run("ip", "netns", "exec", ns, "ip", "addr", "add", "10.213." + i + ".2/30", "dev", inside);
         run("ip", "netns", "exec", ns, "ip", "link", "set", inside, "up");
         run("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
+    }
+
+    /**
+     * Proves {@code host}'s namespace reaches the test's side of its link: a TCP connection from inside it to a
+     * listener on the gateway. A machine whose firewall or container forbids the link (a CI runner can) would
+     * otherwise leave every host's store unreachable, each call refused until its task's deadline, and the
+     * campaign crawling instead of failing; there the hosts share loopback instead, and the test says why. A
+     * fresh link takes a moment to come up, so the inside tries again until the outside's bound.
+     */
+    private void checkReach(String host) throws IOException {
+        try (java.net.ServerSocket listener = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(gateway(host)))) {
+            listener.setSoTimeout(10_000);
+            String target = "/dev/tcp/" + gateway(host) + "/" + listener.getLocalPort();
+            Process p = new ProcessBuilder("ip", "netns", "exec", namespace(host), "timeout", "8", "bash", "-c",
+                    "until (exec 3<>" + target + ") 2>/dev/null; do sleep 0.1; done").redirectErrorStream(true).start();
+            try (java.net.Socket ignored = listener.accept()) {
+                // reached
+            } catch (java.net.SocketTimeoutException e) {
+                throw new IOException("from namespace " + namespace(host) + " nothing reached " + gateway(host)
+                        + " within 10 s (a firewall or the container's network forbids the link)");
+            } finally {
+                p.destroyForcibly();
+            }
+        }
     }
 
     /** The address, in the test's namespace, by which {@code host} reaches the database and the ledger. */
