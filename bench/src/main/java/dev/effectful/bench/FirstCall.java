@@ -53,17 +53,67 @@ final class FirstCall {
         out.put("restart_ms", Startup.median(restart));
         out.put("main_at_ms", Startup.median(mainAt));
         out.put("runs", (double) runs);
+        late(Settings.java17(), "JDK 17").forEach((k, v) -> out.put("jdk17_" + k, v));
+        if (settings.jdk25Home() != null && java.nio.file.Files.isExecutable(settings.jdk25Home().resolve("bin/java"))) {
+            late(settings.jdk25Home().resolve("bin/java"), "JDK 25").forEach((k, v) -> out.put("jdk25_" + k, v));
+        }
         System.out.printf("== first call: main to served %.1f ms on an empty journal %s, %.1f ms on a restart %s"
                 + " (medians of %d; main began %.0f ms after JVM start)%n", out.get("empty_journal_ms"), fresh,
                 out.get("restart_ms"), restart, runs, out.get("main_at_ms"));
         return out;
     }
 
+    /** How long after {@code main} begins the late variant's first call comes. */
+    static final long LATE_DELAY_MS = 1000;
+    static final int LATE_RUNS = 5;
+
+    /**
+     * The first call of an application that calls its first tool {@link #LATE_DELAY_MS} after {@code main} (its
+     * tools built at start): what that call costs more than the tenth, median of {@link #LATE_RUNS} fresh JVMs on
+     * an empty journal, on {@code java}. late_first_ms, late_tenth_ms, late_added_ms (the median of the differences).
+     */
+    private Map<String, Double> late(Path java, String label) throws IOException, InterruptedException {
+        List<Double> first = new ArrayList<>();
+        List<Double> tenth = new ArrayList<>();
+        List<Double> added = new ArrayList<>();
+        for (int i = 0; i <= LATE_RUNS; i++) { // run 0 warms the page cache and is not counted
+            Path journal = settings.work().resolve("late-call-journal-" + i);
+            try {
+                String line = run(List.of(java.toString(), "-javaagent:" + settings.agentJar(),
+                        "-Deffectful.journal.dir=" + journal, "-cp", System.getProperty("java.class.path"),
+                        FirstCallProbe.class.getName(), "late", Long.toString(LATE_DELAY_MS)), "LATE ");
+                double a = Long.parseLong(field(line, "first_us")) / 1000.0;
+                double b = Long.parseLong(field(line, "tenth_us")) / 1000.0;
+                if (i > 0) {
+                    first.add(a);
+                    tenth.add(b);
+                    added.add(a - b);
+                }
+            } finally {
+                Dirs.delete(journal);
+            }
+        }
+        Map<String, Double> out = new LinkedHashMap<>();
+        out.put("late_first_ms", Startup.median(first));
+        out.put("late_tenth_ms", Startup.median(tenth));
+        out.put("late_added_ms", Startup.median(added));
+        System.out.printf("== first call %d ms after main (%s): first %.2f ms, tenth %.2f ms, added %.2f ms (median of %d: %s)%n",
+                LATE_DELAY_MS, label, out.get("late_first_ms"), out.get("late_tenth_ms"), out.get("late_added_ms"),
+                LATE_RUNS, added);
+        return out;
+    }
+
     /** {main to served ms, main's start after the JVM's ms}. */
     private double[] probe(Path journal) throws IOException, InterruptedException {
-        List<String> cmd = List.of(Settings.java17().toString(), "-javaagent:" + settings.agentJar(),
+        String found = run(List.of(Settings.java17().toString(), "-javaagent:" + settings.agentJar(),
                 "-Deffectful.journal.dir=" + journal, "-cp", System.getProperty("java.class.path"),
-                FirstCallProbe.class.getName());
+                FirstCallProbe.class.getName()), "FIRST ");
+        return new double[] {Long.parseLong(field(found, "main_to_served_us")) / 1000.0,
+                Double.parseDouble(field(found, "main_at_ms"))};
+    }
+
+    /** Runs the probe; its line that starts with {@code prefix}, which must say the call was guarded. */
+    private static String run(List<String> cmd, String prefix) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String found = null;
         StringBuilder seen = new StringBuilder();
@@ -71,7 +121,7 @@ final class FirstCall {
             String l;
             while ((l = r.readLine()) != null) {
                 seen.append(l).append('\n');
-                if (l.startsWith("FIRST ")) {
+                if (l.startsWith(prefix)) {
                     found = l;
                 }
             }
@@ -82,8 +132,7 @@ final class FirstCall {
         if (found == null || !found.contains("answer=guarded")) {
             throw new IOException("the first-call probe was not served a guarded call: " + cmd + "\n" + seen);
         }
-        return new double[] {Long.parseLong(field(found, "main_to_served_us")) / 1000.0,
-                Double.parseDouble(field(found, "main_at_ms"))};
+        return found;
     }
 
     private static String field(String line, String name) {

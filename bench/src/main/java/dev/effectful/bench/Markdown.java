@@ -88,6 +88,15 @@ final class Markdown {
                 + " %.0f)%n%n- fresh JVM, no journal yet: %.0f ms%n- restart on the journal it left: %.0f ms%n"
                 + "- main began %.0f ms after the JVM's start%n%n", f.get("runs"), f.get("empty_journal_ms"),
                 f.get("restart_ms"), f.get("main_at_ms")));
+        for (String jdk : new String[] {"jdk17", "jdk25"}) {
+            if (f.containsKey(jdk + "_late_added_ms")) {
+                b.append(String.format("- %s, tools built at start, first call %d ms after main (medians of %d): first %.2f ms,"
+                        + " tenth %.2f ms, added %.2f ms%n", jdk.replace("jdk", "JDK "), FirstCall.LATE_DELAY_MS,
+                        FirstCall.LATE_RUNS, f.get(jdk + "_late_first_ms"), f.get(jdk + "_late_tenth_ms"),
+                        f.get(jdk + "_late_added_ms")));
+            }
+        }
+        b.append('\n');
     }
 
     /** The section of recovery time and disk and heap per key; nothing when it was not run. */
