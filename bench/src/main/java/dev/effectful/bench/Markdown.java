@@ -23,6 +23,9 @@ final class Markdown {
         if (r.fleet != null) {
             b.append(Fleet.markdown(r.fleet));
         }
+        if (r.scale != null) {
+            b.append(Scale.markdown(r.scale));
+        }
         targets(b, checks);
         profile(b, r);
         return b.toString();

@@ -86,7 +86,7 @@ final class Recovery {
     }
 
     /** @param awaitFile if not null, the probe is kept alive until this file exists (bounded) */
-    private Probe probe(Path journal, boolean histogram, Path awaitFile) throws IOException, InterruptedException {
+    Probe probe(Path journal, boolean histogram, Path awaitFile) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Settings.java17().toString(), "-Xms512m", "-Xmx4g", "-XX:+UseG1GC"));
         // e.g. -Dbench.recovery.jvmArgs=-XX:StartFlightRecording=filename=rec.jfr to see where the rebuild goes
         String extra = System.getProperty("bench.recovery.jvmArgs", "").trim();

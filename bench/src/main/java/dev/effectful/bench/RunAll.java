@@ -12,7 +12,7 @@ import java.util.Map;
  * results.json, results.md and the table on stdout.
  *
  * <pre>java [chronicle flags] -jar bench/target/benchmarks.jar --agent A --annotations J --out DIR
- *      [--jdk25 HOME] [--quick] [--no-profile] [--only per_call,startup,first_call,recovery,fleet,profile]</pre>
+ *      [--jdk25 HOME] [--quick] [--no-profile] [--only per_call,startup,first_call,recovery,fleet,profile,scale]</pre>
  */
 public final class RunAll {
 
@@ -42,6 +42,9 @@ public final class RunAll {
             }
             if (s.wants("fleet")) {
                 report.fleet = new Fleet(s).run();
+            }
+            if (s.parts().contains("scale")) { // long (a 10,000,000-attempt journal): only when named
+                report.scale = new Scale(s, Scale.sizes(System.getProperty("bench.scale.sizes"))).run();
             }
             if (s.profile() && s.wants("profile")) {
                 report.profile = new Profile(s).run(perCall);
@@ -109,6 +112,8 @@ public final class RunAll {
         Map<String, Profile.Hotspots> profile;
         /** Fleet runs: N host JVMs x T threads on one PostgreSQL, beside the local journal. */
         List<Fleet.Run> fleet;
+        /** The journal as it grows ({@code --only scale}). */
+        List<Scale.Point> scale;
         double elapsedSeconds;
         String loadAtStart;
         String loadAtEnd;
@@ -141,6 +146,19 @@ public final class RunAll {
             }
             if (startup != null) {
                 json.put("startup_ms", startup);
+            }
+            if (scale != null) {
+                List<Map<String, Object>> points = new ArrayList<>();
+                for (Scale.Point p : scale) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("attempts", p.attempts());
+                    m.put("records", p.records());
+                    p.times().forEach((k, v) -> m.put(k.replace(' ', '_').replace(",", "") + "_s", round(v)));
+                    m.put("heap_bytes_per_key", round(p.heapBytesPerKey()));
+                    m.put("disk_bytes_per_attempt", round(p.diskBytesPerAttempt()));
+                    points.add(m);
+                }
+                json.put("scale", points);
             }
             if (firstCall != null) {
                 json.put("first_call_ms", firstCall);
