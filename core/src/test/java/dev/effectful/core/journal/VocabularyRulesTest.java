@@ -20,8 +20,9 @@ class VocabularyRulesTest {
 
     @Test
     void kindsOnDiskKeepTheirCodeAndWord() {
+        // the kinds a journal already holds keep their code and word; a new kind adds its own (CodesTest: unused)
         assertThat(Arrays.stream(Kind.values()).map(k -> k.code() + "=" + k.word()))
-                .containsExactly("1=read", "2=idempotent", "3=create", "4=send", "5=money", "6=destructive");
+                .startsWith("1=read", "2=idempotent", "3=create", "4=send", "5=money", "6=destructive");
         for (Kind k : Kind.values()) {
             assertThat(Kind.fromWord(k.word())).isSameAs(k);
             assertThat(Kind.alwaysRuns(k.name())).isEqualTo(k.alwaysRuns());
