@@ -48,10 +48,7 @@ final class FirstCall {
                 Dirs.delete(journal);
             }
         }
-        Map<String, Double> out = new LinkedHashMap<>();
-        out.put("empty_journal_ms", Startup.median(fresh));
-        out.put("restart_ms", Startup.median(restart));
-        out.put("main_at_ms", Startup.median(mainAt));
+        Map<String, Double> out = medians(List.of("empty_journal_ms", "restart_ms", "main_at_ms"), fresh, restart, mainAt);
         out.put("runs", (double) runs);
         late(Settings.java17(), "JDK 17").forEach((k, v) -> out.put("jdk17_" + k, v));
         if (settings.jdk25Home() != null && java.nio.file.Files.isExecutable(settings.jdk25Home().resolve("bin/java"))) {
@@ -93,13 +90,20 @@ final class FirstCall {
                 Dirs.delete(journal);
             }
         }
-        Map<String, Double> out = new LinkedHashMap<>();
-        out.put("late_first_ms", Startup.median(first));
-        out.put("late_tenth_ms", Startup.median(tenth));
-        out.put("late_added_ms", Startup.median(added));
+        Map<String, Double> out = medians(List.of("late_first_ms", "late_tenth_ms", "late_added_ms"), first, tenth, added);
         System.out.printf("== first call %d ms after main (%s): first %.2f ms, tenth %.2f ms, added %.2f ms (median of %d: %s)%n",
                 LATE_DELAY_MS, label, out.get("late_first_ms"), out.get("late_tenth_ms"), out.get("late_added_ms"),
                 LATE_RUNS, added);
+        return out;
+    }
+
+    /** Each name with the median of its list, in order. */
+    @SafeVarargs
+    private static Map<String, Double> medians(List<String> names, List<Double>... samples) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            out.put(names.get(i), Startup.median(samples[i]));
+        }
         return out;
     }
 
