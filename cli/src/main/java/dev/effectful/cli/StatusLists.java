@@ -31,32 +31,87 @@ public final class StatusLists {
 
     /** Reads {@code journalDir} once, as the CLI does while the agent writes it. */
     public static Lists read(Path journalDir) {
+        try (Tracker t = new Tracker(journalDir)) {
+            return t.read();
+        }
+    }
+
+    /**
+     * The same lists, read again and again from one journal: the first read scans the whole journal, each later
+     * one only the records appended since (as the console follows a journal), so a health check or a metrics
+     * scrape on a host that has written millions of records costs what was written since the last look, not the
+     * whole journal. A read that fails starts over at the next.
+     */
+    public static final class Tracker implements AutoCloseable {
+        private final Path journalDir;
+        private JournalReader reader;
+        private JournalIntents table;
+        private long lastIndex = -1;
+        private long recordsRead;
+
+        public Tracker(Path journalDir) {
+            this.journalDir = journalDir;
+        }
+
+        /** The lists as the journal stands now. */
+        public synchronized Lists read() {
+            try {
+                if (reader == null) {
+                    reader = JournalReader.open(journalDir, JournalReader.DEFAULT_STALL_MILLIS);
+                    table = JournalIntents.forJournal(reader);
+                }
+                if (reader.lastIndex() != lastIndex) {
+                    reader.scanSummariesAfter(lastIndex, (i, r) -> {
+                        table.accept(i, r);
+                        lastIndex = i;
+                        recordsRead++;
+                    });
+                }
+                return lists(reader, table);
+            } catch (CliException e) {
+                close();
+                return new Lists(List.of(), List.of(), e.getMessage());
+            } catch (RuntimeException e) {
+                close();
+                return new Lists(List.of(), List.of(), "cannot read journal " + journalDir + ": " + e);
+            }
+        }
+
+        /** Records read so far, over every read: what a later read adds is what was appended since. */
+        synchronized long recordsRead() {
+            return recordsRead;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (reader != null) {
+                reader.close();
+            }
+            reader = null;
+            table = null;
+            lastIndex = -1;
+        }
+    }
+
+    private static Lists lists(JournalReader reader, JournalIntents table) throws CliException {
         List<Map<String, Object>> unresolved = new ArrayList<>();
         List<Map<String, Object>> approvals = new ArrayList<>();
-        try (JournalReader reader = JournalReader.open(journalDir, JournalReader.DEFAULT_STALL_MILLIS)) {
-            JournalIntents table = JournalIntents.forJournal(reader);
-            reader.scanSummaries(table::accept);
-            for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, table)) {
-                JournalIntents.Intent i = row.intent();
-                Map<String, Object> m = base(i);
-                m.put("attempt", i.attempt());
-                m.put("state", row.state());
-                m.put("settles_on_next_call", i.settles());
-                JournalRecord r = row.latestIntent();
-                m.put("started", r == null ? 0L : r.started());
-                unresolved.add(m);
-            }
-            for (ApprovalsCommand.Pending p : ApprovalsCommand.pending(reader, table)) {
-                Map<String, Object> m = base(p.intent());
-                m.put("requested", p.request() == null ? 0L : p.request().started());
-                approvals.add(m);
-            }
-            return new Lists(unresolved, approvals, null);
-        } catch (CliException e) {
-            return new Lists(List.of(), List.of(), e.getMessage());
-        } catch (RuntimeException e) {
-            return new Lists(List.of(), List.of(), "cannot read journal " + journalDir + ": " + e);
+        for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, table)) {
+            JournalIntents.Intent i = row.intent();
+            Map<String, Object> m = base(i);
+            m.put("attempt", i.attempt());
+            m.put("state", row.state());
+            m.put("settles_on_next_call", i.settles());
+            JournalRecord r = row.latestIntent();
+            m.put("started", r == null ? 0L : r.started());
+            unresolved.add(m);
         }
+        for (ApprovalsCommand.Pending p : ApprovalsCommand.pending(reader, table)) {
+            Map<String, Object> m = base(p.intent());
+            m.put("requested", p.request() == null ? 0L : p.request().started());
+            approvals.add(m);
+        }
+        return new Lists(unresolved, approvals, null);
     }
 
     private static Map<String, Object> base(JournalIntents.Intent i) {

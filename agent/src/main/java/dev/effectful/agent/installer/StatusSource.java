@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * The agent's side of {@code dev.effectful.AgentStatus} (through {@code bridge.StatusReport}): the engine's
  * journal and store as a health check sees them, and the unresolved and waiting intents as the CLI lists
  * them. JDK types only. A snapshot is kept for {@link #KEEP_MILLIS}, so frequent readers (a health check, a
- * metrics scrape, the actuator endpoint) share one scan of the journal.
+ * metrics scrape, the actuator endpoint) share one read; and the lists follow the journal, so a read costs the
+ * records written since the last one, not a scan of a journal that may hold millions.
  */
 final class StatusSource implements Supplier<Map<String, Object>> {
 
@@ -26,6 +27,9 @@ final class StatusSource implements Supplier<Map<String, Object>> {
     private Map<String, Object> kept;
     private long keptAt;
     private long keptWritten = -1;
+    /** Follows the engine's journal: each read after the first reads only what was appended since. */
+    private StatusLists.Tracker follower;
+    private Path followed;
 
     StatusSource(EngineStarter starter) {
         this.starter = starter;
@@ -67,7 +71,14 @@ final class StatusSource implements Supplier<Map<String, Object>> {
         ClassLoader before = t.getContextClassLoader();
         t.setContextClassLoader(StatusSource.class.getClassLoader());
         try {
-            StatusLists.Lists lists = StatusLists.read(dir);
+            if (follower == null || !dir.equals(followed)) {
+                if (follower != null) {
+                    follower.close();
+                }
+                follower = new StatusLists.Tracker(dir);
+                followed = dir;
+            }
+            StatusLists.Lists lists = follower.read();
             m.put("unresolved", List.copyOf(lists.unresolved()));
             m.put("approvals", List.copyOf(lists.approvals()));
             if (lists.problem() != null) {
