@@ -104,6 +104,7 @@ final class EngineStarter {
                     }
                     refusal = null;
                     JsonWarmUp.engineOpened();
+                    background("effectful-call-warmup", () -> EngineFactory.warmUpCallPath(config));
                     return;
                 } catch (JournalLock.JournalLockedException held) {
                     awaitRelease(held);

@@ -8,6 +8,9 @@ import dev.effectful.core.journal.Journal;
 import dev.effectful.core.journal.JournalHealth;
 import dev.effectful.core.journal.JournalLock;
 import dev.effectful.core.journal.JournalProblem;
+import dev.effectful.core.journal.JournalRecord;
+import dev.effectful.core.journal.Kind;
+import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.keys.Fingerprinter;
 import dev.effectful.core.log.AgentLog;
 import dev.effectful.core.reentry.IntentStore;
@@ -173,24 +176,58 @@ public final class EngineFactory {
                 AgentLog.debug("effectful could not read the held journal ahead of the takeover: " + e);
             }
         }
+        scratchJournal(config, (j, dir) -> {
+            j.append(JournalRecord.of(RecordType.INTENT).intentKey("warm-up").build());
+            rebuild(j, new LocalIntentIndex());
+            Fingerprinter.forJournal(dir);
+            Classifier.defaults();
+        });
+        AgentLog.debug("effectful warmed up for the takeover in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+    }
+
+    /**
+     * Run once the engine is open, on a low-priority thread: appends a first call's records (an intent and
+     * its outcome, as the engine writes them) to a scratch journal in a temporary directory, deleted again,
+     * so that the application's first tool call does not load Chronicle's append path and the record codec
+     * on its own thread. Not the application's sinks or log: finding those early would initialise the
+     * application's OpenTelemetry or logging before the application does. Best effort.
+     */
+    public static void warmUpCallPath(EffectfulConfig config) {
+        long t0 = System.nanoTime();
+        scratchJournal(config, (j, dir) -> {
+            String key = dev.effectful.core.keys.IntentKeys.derive("warm-up", "", "warm_up", "[\"a\"]", "");
+            j.append(JournalRecord.of(RecordType.INTENT).task("warm-up").call("warm_up").kind(Kind.SEND).intentKey(key)
+                    .attempt(1).attemptId("warm-up-a1").started(System.currentTimeMillis()).budgetLeftS(1L)
+                    .args("{\"to\":\"a\"}").build());
+            j.append(JournalRecord.of(RecordType.OUTCOME).task("warm-up").call("warm_up").kind(Kind.SEND).intentKey(key)
+                    .attempt(1).attemptId("warm-up-a1").started(System.currentTimeMillis())
+                    .outcome(dev.effectful.core.journal.OutcomeWord.OK).effectApplied(dev.effectful.core.journal.Effect.YES)
+                    .result("\"ok\"").durationMs(0L).build());
+            new LocalIntentIndex().apply(0, JournalRecord.of(RecordType.INTENT).intentKey(key).kind(Kind.SEND).build());
+        });
+        AgentLog.debug("effectful warmed up its call path in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+    }
+
+    /** What a warm-up does with a scratch journal. */
+    private interface ScratchWork {
+        void run(ChronicleJournal journal, java.nio.file.Path dir) throws IOException;
+    }
+
+    /** A writer on a scratch journal in a new temporary directory (owner-only), deleted after {@code work}. */
+    private static void scratchJournal(EffectfulConfig config, ScratchWork work) {
         java.nio.file.Path scratch = null;
         try {
             scratch = Files.createTempDirectory("effectful-warmup");
             java.nio.file.Path dir = scratch.resolve("journal");
             try (ChronicleJournal j = ChronicleJournal.openWriter(dir, config.sync() == EffectfulConfig.Sync.INTENT,
                     config.rollCycle())) {
-                j.append(dev.effectful.core.journal.JournalRecord.of(dev.effectful.core.journal.RecordType.INTENT)
-                        .intentKey("warm-up").build());
-                rebuild(j, new LocalIntentIndex());
+                work.run(j, dir);
             }
-            Fingerprinter.forJournal(dir);
-            Classifier.defaults();
         } catch (IOException | RuntimeException e) {
-            AgentLog.debug("effectful could not warm up for the takeover: " + e);
+            AgentLog.debug("effectful could not warm up on a scratch journal: " + e);
         } finally {
             deleteQuietly(scratch);
         }
-        AgentLog.debug("effectful warmed up for the takeover in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 
     private static void deleteQuietly(java.nio.file.Path root) {
