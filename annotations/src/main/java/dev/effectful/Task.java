@@ -95,11 +95,7 @@ public final class Task implements AutoCloseable {
             return bound;
         }
         Task open = openOuter(bound);
-        if (open == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(open);
-        }
+        restore(open);
         return open;
     }
 
@@ -138,12 +134,7 @@ public final class Task implements AutoCloseable {
     public void close() {
         closed = true;
         if (CURRENT.get() == this) {
-            Task open = openOuter(previous);
-            if (open == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(open);
-            }
+            restore(openOuter(previous));
         }
     }
 
@@ -202,19 +193,19 @@ public final class Task implements AutoCloseable {
 
     private static Task bind(Task task) {
         Task before = CURRENT.get();
+        restore(task);
+        return before;
+    }
+
+    /**
+     * Binds {@code task} to this thread; null leaves the thread without one (and the thread-local's entry gone).
+     * The agent's {@code TaskCarrier} finds this method, and {@link #bind}, by name.
+     */
+    private static void restore(Task task) {
         if (task == null) {
             CURRENT.remove();
         } else {
             CURRENT.set(task);
-        }
-        return before;
-    }
-
-    private static void restore(Task before) {
-        if (before == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(before);
         }
     }
 

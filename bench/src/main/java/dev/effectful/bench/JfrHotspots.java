@@ -31,16 +31,8 @@ final class JfrHotspots {
     static List<Line> top(Path recording, int limit, String focus) throws IOException {
         Map<String, Integer> inclusive = new HashMap<>();
         Map<String, Integer> self = new HashMap<>();
-        int total = 0;
-        for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
-            if (!e.getEventType().getName().equals("jdk.ExecutionSample")) {
-                continue;
-            }
-            RecordedStackTrace st = e.getStackTrace();
-            if (st == null || st.getFrames().isEmpty() || !onBenchmarkThread(st)) {
-                continue;
-            }
-            total++;
+        List<RecordedStackTrace> samples = samples(recording);
+        for (RecordedStackTrace st : samples) {
             List<RecordedFrame> frames = belowHarness(st.getFrames());
             if (frames.isEmpty()) {
                 self.merge("(JMH harness)", 1, Integer::sum);
@@ -55,7 +47,7 @@ final class JfrHotspots {
                 }
             }
         }
-        final int all = Math.max(total, 1);
+        final int all = Math.max(samples.size(), 1);
         List<Line> lines = new ArrayList<>();
         inclusive.entrySet().stream()
                 .filter(en -> focus == null || en.getKey().contains(focus))
@@ -68,23 +60,27 @@ final class JfrHotspots {
 
     static List<Line> topSelf(Path recording, int limit) throws IOException {
         Map<String, Integer> self = new LinkedHashMap<>();
-        int total = 0;
-        for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
-            if (!e.getEventType().getName().equals("jdk.ExecutionSample")) {
-                continue;
-            }
-            RecordedStackTrace st = e.getStackTrace();
-            if (st == null || st.getFrames().isEmpty() || !onBenchmarkThread(st)) {
-                continue;
-            }
-            total++;
+        List<RecordedStackTrace> samples = samples(recording);
+        for (RecordedStackTrace st : samples) {
             self.merge(name(st.getFrames().get(0)), 1, Integer::sum);
         }
-        final int all = Math.max(total, 1);
+        final int all = Math.max(samples.size(), 1);
         List<Line> lines = new ArrayList<>();
         self.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(limit)
                 .forEach(en -> lines.add(new Line(en.getKey(), 0, 100.0 * en.getValue() / all)));
         return lines;
+    }
+
+    /** The stacks of the recording's execution samples taken on a benchmark thread, in recording order. */
+    private static List<RecordedStackTrace> samples(Path recording) throws IOException {
+        List<RecordedStackTrace> samples = new ArrayList<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
+            RecordedStackTrace st = e.getEventType().getName().equals("jdk.ExecutionSample") ? e.getStackTrace() : null;
+            if (st != null && !st.getFrames().isEmpty() && onBenchmarkThread(st)) {
+                samples.add(st);
+            }
+        }
+        return samples;
     }
 
     /** The frames the benchmark method called (top of stack first), without JMH's and the thread's. */

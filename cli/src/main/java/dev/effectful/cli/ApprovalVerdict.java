@@ -12,10 +12,8 @@ import dev.effectful.core.store.StoreView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 
 /**
  * {@code journal approve KEY --note TEXT} and {@code journal deny KEY --note TEXT}: a person's verdict on an
@@ -25,11 +23,7 @@ import java.util.concurrent.Callable;
  * writer lock and appends it; {@code --store postgres} sets it on the fleet's shared row, which every host
  * decides from.
  */
-abstract class ApprovalVerdict implements Callable<Integer> {
-
-
-    @ParentCommand
-    JournalCli cli;
+abstract class ApprovalVerdict extends JournalSubcommand {
 
     @Parameters(paramLabel = "KEY", description = "the intent key, or its first 6 or more hex digits when they name one"
             + " key (see: journal approvals)")
@@ -79,28 +73,14 @@ abstract class ApprovalVerdict implements Callable<Integer> {
 
     /** The intent's {@code approval_requested} record, checked: it waits for a verdict. */
     private JournalRecord find(Path dir) throws CliException {
-        JournalIntents table = new JournalIntents();
         JournalRecord[] request = new JournalRecord[2]; // [0] the request, [1] the verdict on it, if any
-        JournalReader.Report report;
-        try (JournalReader reader = cli.openReader()) {
-            report = reader.scan((index, r) -> {
-                if (key.equals(r.intentKey())) {
-                    table.accept(index, r);
-                    if (r.type() == RecordType.APPROVAL_REQUESTED) {
-                        request[0] = r;
-                    } else if (r.type() == RecordType.APPROVAL) {
-                        request[1] = r;
-                    }
-                }
-            });
-        }
-        cli.warn(report);
-        int row = table.find(key);
-        if (row < 0) {
-            throw new CliException(JournalCli.USAGE, "no intent with key '" + Table.clean(key) + "' in " + dir
-                    + " (see: journal approvals)");
-        }
-        JournalIntents.Intent intent = table.intent(row);
+        JournalIntents.Intent intent = intent(key, dir, "journal approvals", r -> {
+            if (r.type() == RecordType.APPROVAL_REQUESTED) {
+                request[0] = r;
+            } else if (r.type() == RecordType.APPROVAL) {
+                request[1] = r;
+            }
+        });
         String nothingTo = "nothing to " + ConsoleServer.action(verdict());
         if (intent.state() != JournalIntents.State.AWAITING_APPROVAL && request[1] != null) {
             throw new CliException(JournalCli.REFUSED, "intent " + key + " is already decided: " + standing(request[1])

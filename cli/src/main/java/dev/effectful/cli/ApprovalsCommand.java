@@ -4,11 +4,9 @@ import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.reentry.StoreUnavailableException;
 import dev.effectful.core.store.StoreView;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code journal approvals}: the intents waiting for a person's approval, oldest first, each with what
@@ -19,10 +17,7 @@ import java.util.concurrent.Callable;
         description = {"Intents waiting for a person's approval: task, actor, tool, kind, age and the arguments as"
                 + " journaled (redacted ones as fingerprints). Approve with: journal approve KEY --note TEXT; deny"
                 + " with: journal deny KEY --note TEXT. Exit code 3 when any are waiting."})
-final class ApprovalsCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class ApprovalsCommand extends JournalSubcommand {
 
     /** A waiting approval with its request record (arguments and time). */
     record Pending(JournalIntents.Intent intent, JournalRecord request) {
@@ -82,15 +77,10 @@ final class ApprovalsCommand implements Callable<Integer> {
         JournalIntents.Intent i = p.intent();
         JournalRecord r = p.request();
         return Json.line(g -> {
-            Json.str(g, "task", i.task());
-            Json.str(g, "actor", i.actor());
-            Json.str(g, "call", i.call());
-            Json.str(g, "kind", i.kind());
-            g.writeStringField("intent_key", i.key());
+            Json.intent(g, i.task(), i.actor(), i.call(), i.kind(), i.key());
             g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
             if (r != null && r.started() > 0) {
-                g.writeStringField("requested", Times.iso(r.started(), cli.zone));
-                g.writeNumberField("age_s", Math.max(0, (cli.now() - r.started()) / 1000));
+                Json.since(g, "requested", r.started(), cli.now(), cli.zone);
             }
             if (r != null) {
                 Json.embedded(g, "args", r.args());
@@ -107,14 +97,10 @@ final class ApprovalsCommand implements Callable<Integer> {
                 long at = a.requested().toEpochMilli();
                 if (cli.json) {
                     cli.out.println(Json.line(g -> {
-                        Json.str(g, "task", a.task());
-                        Json.str(g, "call", a.call());
-                        Json.str(g, "kind", a.kind());
-                        g.writeStringField("intent_key", a.intentKey());
+                        Json.intent(g, a.task(), null, a.call(), a.kind(), a.intentKey());
                         g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
                         Json.str(g, "host", a.host());
-                        g.writeStringField("requested", Times.iso(at, cli.zone));
-                        g.writeNumberField("age_s", Math.max(0, (cli.now() - at) / 1000));
+                        Json.since(g, "requested", at, cli.now(), cli.zone);
                     }));
                 } else {
                     t.row(a.task(), a.call(), a.kind(), a.intentKey(), a.host(), Times.duration(cli.now() - at),

@@ -4,14 +4,12 @@ import dev.effectful.cli.console.ConsoleData;
 import dev.effectful.cli.console.ConsoleServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -25,10 +23,7 @@ import java.util.concurrent.CountDownLatch;
                 "Bound to 127.0.0.1 unless --bind says otherwise; from another machine use an SSH tunnel:",
                 "  ssh -L 7780:127.0.0.1:7780 HOST   then open the printed URL on your machine.",
                 "With --store postgres: every host's held intents from the fleet's store, on one page."})
-final class ConsoleCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class ConsoleCommand extends JournalSubcommand {
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "7780",
             description = "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one)")

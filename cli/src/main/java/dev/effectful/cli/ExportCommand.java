@@ -1,18 +1,12 @@
 package dev.effectful.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
-
-import java.util.concurrent.Callable;
 
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Every record as one JSON object per line (always JSON), oldest first.",
                 "Fields as in the contract; absent fields omitted; args and result embedded as JSON values;",
                 "started as ISO-8601 with offset."})
-final class ExportCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class ExportCommand extends JournalSubcommand {
 
     @Override
     public Integer call() throws CliException {

@@ -92,6 +92,24 @@ final class Json {
         str(g, "via", r.via());
     }
 
+    /**
+     * The fields that name an intent, first in every intent list's JSON: task, actor, call and kind (each
+     * left out when null), then the intent key.
+     */
+    static void intent(JsonGenerator g, String task, String actor, String call, String kind, String key) throws IOException {
+        str(g, "task", task);
+        str(g, "actor", actor);
+        str(g, "call", call);
+        str(g, "kind", kind);
+        g.writeStringField("intent_key", key);
+    }
+
+    /** When something began ({@code field}, ISO-8601 in {@code zone}) and how long ago, in whole seconds ({@code age_s}). */
+    static void since(JsonGenerator g, String field, long atMillis, long nowMillis, ZoneId zone) throws IOException {
+        g.writeStringField(field, Times.iso(atMillis, zone));
+        g.writeNumberField("age_s", Math.max(0, (nowMillis - atMillis) / 1000));
+    }
+
     static void str(JsonGenerator g, String field, String value) throws IOException {
         if (value != null) {
             g.writeStringField(field, value);

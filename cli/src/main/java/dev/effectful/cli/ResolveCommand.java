@@ -13,11 +13,9 @@ import dev.effectful.core.json.JsonMappers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 
 /**
  * A person's verdict on an intent nobody can settle automatically.
@@ -38,11 +36,7 @@ import java.util.concurrent.Callable;
                 "Works while an agent writes the journal: that agent records the verdict and acts on it at its"
                         + " next call of the intent, no restart. Exit 4 when it refuses the verdict or has not"
                         + " recorded it within --wait seconds (the request is then withdrawn; nothing changed)."})
-final class ResolveCommand implements Callable<Integer> {
-
-
-    @ParentCommand
-    JournalCli cli;
+final class ResolveCommand extends JournalSubcommand {
 
     @Parameters(paramLabel = "KEY", description = "the intent key, or its first 6 or more hex digits when they name one key (see: journal unresolved)")
     String key;
@@ -188,29 +182,15 @@ final class ResolveCommand implements Callable<Integer> {
 
     /** The intent as the journal shows it, checked: known, and unresolved unless --force. */
     private Target find(Path dir) throws CliException {
-        JournalIntents table = new JournalIntents();
         JournalRecord[] latest = new JournalRecord[3]; // [0] latest intent, [1] latest record, [2] latest resolution
-        JournalReader.Report report;
-        try (JournalReader reader = cli.openReader()) {
-            report = reader.scan((index, r) -> {
-                if (key.equals(r.intentKey())) {
-                    table.accept(index, r);
-                    latest[1] = r;
-                    if (r.type() == RecordType.INTENT) {
-                        latest[0] = r;
-                    } else if (r.type() == RecordType.RESOLUTION) {
-                        latest[2] = r;
-                    }
-                }
-            });
-        }
-        cli.warn(report);
-        int row = table.find(key);
-        if (row < 0) {
-            throw new CliException(JournalCli.USAGE, "no intent with key '" + Table.clean(key) + "' in " + dir
-                    + " (see: journal unresolved)");
-        }
-        JournalIntents.Intent intent = table.intent(row);
+        JournalIntents.Intent intent = intent(key, dir, "journal unresolved", r -> {
+            latest[1] = r;
+            if (r.type() == RecordType.INTENT) {
+                latest[0] = r;
+            } else if (r.type() == RecordType.RESOLUTION) {
+                latest[2] = r;
+            }
+        });
         boolean resolvedByAPerson = intent.state() == JournalIntents.State.RESOLVED_YES
                 || intent.state() == JournalIntents.State.RESOLVED_NO;
         if (resolvedByAPerson && !force && latest[2] != null) {

@@ -4,13 +4,11 @@ import dev.effectful.core.journal.JournalFiles;
 import dev.effectful.core.keys.Fingerprinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 /**
  * {@code journal secret [--acknowledge-new]}: whether the journal's {@code secret.key} is the one its
@@ -21,10 +19,7 @@ import java.util.concurrent.Callable;
 @Command(name = "secret", mixinStandardHelpOptions = true,
         description = {"Whether secret.key is the one the journal's @Redact @IntentKey keys were made with; exit 1 when"
                 + " not (such calls are refused). --acknowledge-new accepts the current (or a new) secret instead."})
-final class SecretCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class SecretCommand extends JournalSubcommand {
 
     @Option(names = "--acknowledge-new", description = "accept the secret now in secret.key (made when missing) as"
             + " the journal's: intents keyed with the old one are no longer recognised")

@@ -2,18 +2,12 @@ package dev.effectful.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-
-import java.util.concurrent.Callable;
 
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = {"Every record of a task (by task id) or of one intent (by intent key), in journal order.",
                 "With --store postgres: the fleet's row of each such intent (state, attempts, result, which host's",
                 "journal holds its records)."})
-final class ShowCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class ShowCommand extends JournalSubcommand {
 
     @Parameters(paramLabel = "TASK_OR_KEY", description = "a task id, or an intent key (32 hex digits, or the first 6 or more when they name one key)")
     String id;

@@ -5,20 +5,15 @@ import dev.effectful.core.journal.JournalFollower;
 import dev.effectful.core.journal.JournalRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 
 @Command(name = "tail", mixinStandardHelpOptions = true,
         description = {"The newest records, then (with --follow) new ones as they land, until interrupted (Ctrl-C).",
                 "Read-only: safe beside a running agent."})
-final class TailCommand implements Callable<Integer> {
+final class TailCommand extends JournalSubcommand {
 
     private static final long POLL_MILLIS = 100;
-
-    @ParentCommand
-    JournalCli cli;
 
     @Option(names = {"-n", "--lines"}, paramLabel = "N", defaultValue = "20", description = "how many of the newest records (default: ${DEFAULT-VALUE})")
     int lines;

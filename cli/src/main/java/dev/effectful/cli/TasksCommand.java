@@ -2,18 +2,13 @@ package dev.effectful.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 
 @Command(name = "tasks", mixinStandardHelpOptions = true,
         description = {"One line per task: intents, attempts, ok, failed, unresolved, last activity.",
                 "Most recent activity first."})
-final class TasksCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class TasksCommand extends JournalSubcommand {
 
     @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "only the N most recently active tasks (default: all)")
     int limit;

@@ -4,12 +4,10 @@ import dev.effectful.core.journal.JournalLock;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.reentry.ResolveHint;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 @Command(name = "unresolved", mixinStandardHelpOptions = true,
         description = {"Intents whose effect nobody knows and a person must check: outcome unknown, probe failed, or",
@@ -21,10 +19,7 @@ import java.util.concurrent.Callable;
                 "An intent with no outcome yet, written by the writer that is live right now, is shown as in-flight",
                 "and does not count toward exit code 3. Intents waiting for a person's approval are listed apart,",
                 "under \"awaiting approval\" (see: journal approvals), and do not count toward exit code 3 either."})
-final class UnresolvedCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class UnresolvedCommand extends JournalSubcommand {
 
     /** An unresolved intent with what its latest intent record says. */
     record Row(JournalIntents.Intent intent, String state, JournalRecord latestIntent) {
@@ -61,16 +56,12 @@ final class UnresolvedCommand implements Callable<Integer> {
             }
             for (ApprovalsCommand.Pending p : approvals) {
                 cli.out.println(Json.line(g -> {
-                    Json.str(g, "task", p.intent().task());
-                    Json.str(g, "actor", p.intent().actor());
-                    Json.str(g, "call", p.intent().call());
-                    Json.str(g, "kind", p.intent().kind());
-                    g.writeStringField("intent_key", p.intent().key());
+                    JournalIntents.Intent i = p.intent();
+                    Json.intent(g, i.task(), i.actor(), i.call(), i.kind(), i.key());
                     g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
                     g.writeBooleanField("settles_on_next_call", false);
                     if (p.request() != null && p.request().started() > 0) {
-                        g.writeStringField("started", Times.iso(p.request().started(), cli.zone));
-                        g.writeNumberField("age_s", Math.max(0, (cli.now() - p.request().started()) / 1000));
+                        Json.since(g, "started", p.request().started(), cli.now(), cli.zone);
                         Json.embedded(g, "args", p.request().args());
                     }
                 }));
@@ -150,11 +141,7 @@ final class UnresolvedCommand implements Callable<Integer> {
         JournalIntents.Intent i = row.intent();
         JournalRecord r = row.latestIntent();
         return Json.line(g -> {
-            Json.str(g, "task", i.task());
-            Json.str(g, "actor", i.actor());
-            Json.str(g, "call", i.call());
-            Json.str(g, "kind", i.kind());
-            g.writeStringField("intent_key", i.key());
+            Json.intent(g, i.task(), i.actor(), i.call(), i.kind(), i.key());
             if (i.attempt() != 0) {
                 g.writeNumberField("attempt", i.attempt());
             }
@@ -165,8 +152,7 @@ final class UnresolvedCommand implements Callable<Integer> {
             g.writeBooleanField("settles_on_next_call", row.intent().settles());
             Json.str(g, "probe", i.probe());
             if (r != null && r.started() > 0) {
-                g.writeStringField("started", Times.iso(r.started(), cli.zone));
-                g.writeNumberField("age_s", Math.max(0, (cli.now() - r.started()) / 1000));
+                Json.since(g, "started", r.started(), cli.now(), cli.zone);
             }
             if (r != null) {
                 Json.embedded(g, "args", r.args());

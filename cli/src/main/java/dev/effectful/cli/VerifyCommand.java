@@ -8,7 +8,6 @@ import dev.effectful.core.journal.RecordDamage;
 import dev.effectful.core.journal.RecordType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
@@ -31,10 +29,7 @@ import java.util.stream.Stream;
                 "every damaged record found (file damage-acknowledged beside the journal); the agent then stops",
                 "holding effectful calls for them, within a second, without a restart. Acknowledged records are",
                 "still listed, and no longer fail the check."})
-final class VerifyCommand implements Callable<Integer> {
-
-    @ParentCommand
-    JournalCli cli;
+final class VerifyCommand extends JournalSubcommand {
 
     @Option(names = "--acknowledge", description = "record that a person has looked at every damaged record found")
     boolean acknowledge;

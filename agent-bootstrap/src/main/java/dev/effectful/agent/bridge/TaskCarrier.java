@@ -58,12 +58,7 @@ public final class TaskCarrier {
 
     /** Remembers the caller's task for {@code work}, to be bound when it runs. No task: nothing. */
     public static void capture(Object work) {
-        Object task = TaskApi.current();
-        if (task == null || work == null) {
-            return;
-        }
-        expungeCollected();
-        CAPTURED.put(new Key(work, COLLECTED), task);
+        remember(work, false);
     }
 
     /**
@@ -71,12 +66,22 @@ public final class TaskCarrier {
      * second capture for the same work (a TimerTask scheduled twice, which the Timer then refuses) keeps the first.
      */
     public static void captureRepeating(Object work) {
+        remember(work, true);
+    }
+
+    /** Remembers the caller's task, if any, for {@code work}: in place of an earlier capture, or behind it ({@code keepFirst}). */
+    private static void remember(Object work, boolean keepFirst) {
         Object task = TaskApi.current();
         if (task == null || work == null) {
             return;
         }
         expungeCollected();
-        CAPTURED.putIfAbsent(new Key(work, COLLECTED), task);
+        Key key = new Key(work, COLLECTED);
+        if (keepFirst) {
+            CAPTURED.putIfAbsent(key, task);
+        } else {
+            CAPTURED.put(key, task);
+        }
     }
 
     /**
@@ -103,15 +108,7 @@ public final class TaskCarrier {
     }
 
     private static Object enterRepeating(Object work) {
-        if (CAPTURED.isEmpty()) {
-            return null;
-        }
-        Object task = CAPTURED.get(new Key(work, null));
-        if (task == null) {
-            return null;
-        }
-        Object before = TaskApi.bind(task);
-        return before == null ? NONE : before;
+        return bind(work, false);
     }
 
     /**
@@ -120,10 +117,16 @@ public final class TaskCarrier {
      * @return what {@link #exit} needs to restore the thread; null when nothing was bound
      */
     public static Object enter(Object work) {
+        return bind(work, true);
+    }
+
+    /** Binds the task captured for {@code work}: used up by a one-shot run ({@code once}), kept for a repeating one. */
+    private static Object bind(Object work, boolean once) {
         if (CAPTURED.isEmpty()) {
             return null;
         }
-        Object task = CAPTURED.remove(new Key(work, null));
+        Key key = new Key(work, null);
+        Object task = once ? CAPTURED.remove(key) : CAPTURED.get(key);
         if (task == null) {
             return null;
         }

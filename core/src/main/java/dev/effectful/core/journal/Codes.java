@@ -20,32 +20,13 @@ final class Codes {
 
     /** The code of a closed word, 1..127; 0 for a value that is none of them. */
     static int of(Enum<?> value) {
-        if (value instanceof RecordType t) {
-            return t.code();
-        } else if (value instanceof Kind k) {
-            return k.code();
-        } else if (value instanceof OutcomeWord w) {
-            return w.code();
-        } else if (value instanceof Effect e) {
-            return e.code();
-        } else if (value instanceof ProbeResult p) {
-            return p.code();
-        }
-        return 0;
+        return value instanceof JournalWord w ? w.code() : 0;
     }
 
     /** The word on disk of a closed word that has no code. */
     static String word(Enum<?> value) {
-        if (value instanceof RecordType t) {
-            return t.word();
-        } else if (value instanceof Kind k) {
-            return k.word();
-        } else if (value instanceof OutcomeWord w) {
+        if (value instanceof JournalWord w) {
             return w.word();
-        } else if (value instanceof Effect e) {
-            return e.word();
-        } else if (value instanceof ProbeResult p) {
-            return p.word();
         }
         throw new IllegalArgumentException("not a journal word: " + value);
     }

@@ -26,18 +26,10 @@ import java.util.concurrent.TimeUnit;
  * <p>A call settles once ({@link AsyncCall#settle}): its work completing, or its deadline, which
  * cancels the work (the future, the subscription, the coroutine's job) and records unknown for
  * effectful kinds, as the interrupt does for a blocking body. A promise never reaches the journal.
+ *
+ * <p>A record of its collaborators: it keeps no state of its own.
  */
-final class AsyncCalls {
-
-    private final Conclusion conclusion;
-    private final InFlightCalls inFlight;
-    private final CallRecords records;
-
-    AsyncCalls(Conclusion conclusion, InFlightCalls inFlight, CallRecords records) {
-        this.conclusion = conclusion;
-        this.inFlight = inFlight;
-        this.records = records;
-    }
+record AsyncCalls(Conclusion conclusion, InFlightCalls inFlight, CallRecords records) {
 
     /**
      * After admission, on the caller's thread: shapes an answer given without the body, or prepares

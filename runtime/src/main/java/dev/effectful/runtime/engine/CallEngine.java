@@ -72,8 +72,8 @@ public final class CallEngine implements AutoCloseable {
         this.resolutions = local ? new ResolutionRequests(journal.journal().directory(), journal, store, results,
                 inFlight::isRunning) : null;
         OutcomeShaper shaper = new OutcomeShaper(config.failure());
-        CallRecords records = new CallRecords(journal, store, events);
-        this.events = records.events();
+        this.events = new CallEvents(events);
+        CallRecords records = new CallRecords(journal, store, this.events);
         ProbeRunner probes = new ProbeRunner(results);
         this.refusals = new Refusals(records, shaper, inFlight);
         Replays replays = new Replays(records, results, shaper, inFlight, hint);

@@ -4,7 +4,6 @@ import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.JournalUnavailableException;
 import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.log.AgentLog;
-import dev.effectful.runtime.events.Events;
 import dev.effectful.core.reentry.IntentStore;
 
 import java.util.Optional;
@@ -14,23 +13,12 @@ import java.util.Optional;
  * {@link #base}, so the call's {@code @Redact} rule covers each of them; how a failed append is
  * treated depends on what the record is for (an intent refuses the call, an outcome is logged, a
  * dedup or refusal marker is best effort).
+ *
+ * @param journal where the records are written
+ * @param store    the index they are folded into
+ * @param events   the call's steps as events (the log line, JFR, the application's OpenTelemetry or Micrometer)
  */
-final class CallRecords {
-
-    private final JournalAccess journal;
-    private final IntentStore store;
-    private final CallEvents events;
-
-    CallRecords(JournalAccess journal, IntentStore store, Events events) {
-        this.journal = journal;
-        this.store = store;
-        this.events = new CallEvents(events);
-    }
-
-    /** The call's steps as events (the log line, JFR, the application's OpenTelemetry or Micrometer). */
-    CallEvents events() {
-        return events;
-    }
+record CallRecords(JournalAccess journal, IntentStore store, CallEvents events) {
 
     JournalRecord.Builder base(Call call, RecordType type) {
         JournalRecord.Builder b = JournalRecord.of(type).task(call.task().id())

@@ -12,18 +12,10 @@ import java.util.concurrent.TimeUnit;
  * The one way a call is answered without its body for a reason other than a known result: a
  * {@code refused} record (once the intent key is known), the log line, and the failure the caller
  * gets. Concurrent calls of the same intent get the same refusal.
+ *
+ * <p>A record of its collaborators: it keeps no state of its own.
  */
-final class Refusals {
-
-    private final CallRecords records;
-    private final OutcomeShaper shaper;
-    private final InFlightCalls inFlight;
-
-    Refusals(CallRecords records, OutcomeShaper shaper, InFlightCalls inFlight) {
-        this.records = records;
-        this.shaper = shaper;
-        this.inFlight = inFlight;
-    }
+record Refusals(CallRecords records, OutcomeShaper shaper, InFlightCalls inFlight) {
 
     /** Refuses {@code call}; {@code deadline_left_s} is what is left of its task's budget. */
     void refuse(Call call, Status status, EffectApplied effect, Long retryAfterS, String message) {

@@ -329,23 +329,14 @@ final class ResolutionRequests implements AutoCloseable {
 
     /** Appends the person's verdict as an {@code approval} record, through the index like every record. */
     private void recordApproval(ResolutionRequest req) {
-        JournalRecord r = JournalRecord.of(RecordType.APPROVAL)
-                .task(req.task()).actor(req.actor()).call(req.call()).kind(req.kind())
-                .intentKey(req.intentKey()).started(System.currentTimeMillis())
+        JournalRecord r = verdictOn(req, RecordType.APPROVAL)
                 .effectApplied(Verdict.fromWord(req.verdict()).effectApplied())
                 .verdict(req.verdict()).by(req.by()).note(req.note())
-                .thread("journal-cli pid " + req.requestedByPid())
                 .build();
-        try {
-            journal.appendAndApply(r, store);
-            journal.journal().sync(); // a person's verdict must survive a power cut too
-        } catch (JournalUnavailableException | IllegalStateException e) {
-            answerRefused(req.intentKey(), "the writer could not append the approval: " + e.getMessage());
-            return;
+        if (appendVerdict(req, r, "approval")) {
+            AgentLog.info("effectful intent " + req.intentKey() + " " + req.verdict() + " by " + req.by()
+                    + (req.note() == null ? "" : ": " + req.note()));
         }
-        heldTools.remove(req.intentKey());
-        AgentLog.info("effectful intent " + req.intentKey() + " " + req.verdict() + " by " + req.by()
-                + (req.note() == null ? "" : ": " + req.note()));
     }
 
     /** Null when the verdict may be recorded, else why not (one line, for the person). */
@@ -405,22 +396,33 @@ final class ResolutionRequests implements AutoCloseable {
                 result = req.resultJson(); // checked above; unreachable in practice
             }
         }
-        JournalRecord r = JournalRecord.of(RecordType.RESOLUTION)
-                .task(req.task()).actor(req.actor()).call(req.call()).kind(req.kind())
-                .intentKey(req.intentKey()).attempt(attempt).attemptId(req.attemptId())
-                .started(System.currentTimeMillis()).effectApplied(req.applied() ? Effect.YES : Effect.NO)
-                .message(req.note()).result(result).thread("journal-cli pid " + req.requestedByPid())
+        JournalRecord r = verdictOn(req, RecordType.RESOLUTION).attempt(attempt).attemptId(req.attemptId())
+                .effectApplied(req.applied() ? Effect.YES : Effect.NO).message(req.note()).result(result)
                 .build();
+        if (appendVerdict(req, r, "resolution")) {
+            AgentLog.info("effectful intent " + req.intentKey() + " resolved by a person: effect applied "
+                    + (req.applied() ? "yes" : "no") + (result == null ? "" : ", with a result"));
+        }
+    }
+
+    /** A record of a person's verdict on the intent {@code req} names, written for the CLI process that asked. */
+    private static JournalRecord.Builder verdictOn(ResolutionRequest req, RecordType type) {
+        return JournalRecord.of(type).task(req.task()).actor(req.actor()).call(req.call()).kind(req.kind())
+                .intentKey(req.intentKey()).started(System.currentTimeMillis())
+                .thread("journal-cli pid " + req.requestedByPid());
+    }
+
+    /** Appends and syncs a person's verdict, then frees the intent's held tools; false (refused) when it cannot. */
+    private boolean appendVerdict(ResolutionRequest req, JournalRecord r, String what) {
         try {
             journal.appendAndApply(r, store);
             journal.journal().sync(); // a person's verdict must survive a power cut too
         } catch (JournalUnavailableException | IllegalStateException e) {
-            answerRefused(req.intentKey(), "the writer could not append the resolution: " + e.getMessage());
-            return;
+            answerRefused(req.intentKey(), "the writer could not append the " + what + ": " + e.getMessage());
+            return false;
         }
         heldTools.remove(req.intentKey());
-        AgentLog.info("effectful intent " + req.intentKey() + " resolved by a person: effect applied "
-                + (req.applied() ? "yes" : "no") + (result == null ? "" : ", with a result"));
+        return true;
     }
 
     private void answerRefused(String key, String reason) {

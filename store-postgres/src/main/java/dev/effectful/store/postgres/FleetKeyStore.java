@@ -38,11 +38,7 @@ final class FleetKeyStore implements FleetKeySource {
                     c.commit();
                     return key;
                 } catch (SQLException | RuntimeException e) {
-                    try {
-                        c.rollback();
-                    } catch (SQLException ignored) {
-                        // the connection is discarded
-                    }
+                    PgConnections.rollbackQuietly(c);
                     throw e;
                 }
             });

@@ -160,27 +160,27 @@ final class IntentRows {
 
     /** A known key's row, locked by the caller's transaction, taken for a run of {@code attempt}. */
     void claimRun(Connection c, String key, int attempt, String claim) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(CLAIM_RUN)) {
-            ps.setInt(1, attempt);
-            ps.setString(2, me.host());
-            ps.setLong(3, me.pid());
-            ps.setString(4, me.owner());
-            ps.setLong(5, leaseMillis);
-            ps.setString(6, claim);
-            ps.setString(7, key);
-            ps.executeUpdate();
-        }
+        claim(c, CLAIM_RUN, attempt, key, claim);
     }
 
     /** A known key's row, locked by the caller's transaction, leased to this process for a probe. */
     void claimProbe(Connection c, String key, String claim) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(CLAIM_PROBE)) {
-            ps.setString(1, me.host());
-            ps.setLong(2, me.pid());
-            ps.setString(3, me.owner());
-            ps.setLong(4, leaseMillis);
-            ps.setString(5, claim);
-            ps.setString(6, key);
+        claim(c, CLAIM_PROBE, null, key, claim);
+    }
+
+    /** Sets a claim's parameters in their order: the run's attempt if any, who holds the lease and for how long, the claim, the key. */
+    private void claim(Connection c, String sql, Integer attempt, String key, String claim) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (attempt != null) {
+                ps.setInt(i++, attempt);
+            }
+            ps.setString(i++, me.host());
+            ps.setLong(i++, me.pid());
+            ps.setString(i++, me.owner());
+            ps.setLong(i++, leaseMillis);
+            ps.setString(i++, claim);
+            ps.setString(i, key);
             ps.executeUpdate();
         }
     }

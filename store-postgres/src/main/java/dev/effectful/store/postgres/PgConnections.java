@@ -240,4 +240,13 @@ final class PgConnections implements AutoCloseable {
         }
         helper.shutdownNow();
     }
+
+    /** Rolls back a failed transaction; a failure to is ignored, since the caller discards the connection. */
+    static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is discarded by the caller
+        }
+    }
 }

@@ -243,11 +243,7 @@ public final class PostgresIntentStore implements IntentStore, AutoCloseable {
             }
             return d;
         } catch (SQLException | RuntimeException e) {
-            try {
-                c.rollback();
-            } catch (SQLException ignored) {
-                // the connection is discarded by the caller
-            }
+            PgConnections.rollbackQuietly(c);
             throw e;
         } finally {
             c.setAutoCommit(true);

@@ -1,15 +1,11 @@
 package dev.effectful.instrumentation.anthropic;
 
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
-import java.util.Set;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -29,7 +25,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * every turn's tool calls run, one after another, on the iterating thread. An SDK without that method
  * is left as it is: its tool calls are then each their own task. The async client has no runner.
  */
-public final class AnthropicInstrumentation implements LibraryInstrumentation {
+public final class AnthropicInstrumentation extends NamedInstrumentation {
 
     static final String RUNNER = "com/anthropic/helpers/BetaToolRunner";
 
@@ -41,14 +37,9 @@ public final class AnthropicInstrumentation implements LibraryInstrumentation {
                 .and(not(isAbstract()));
     }
 
-    @Override
-    public String library() {
-        return "anthropic";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(RUNNER);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public AnthropicInstrumentation() {
+        super("anthropic", RUNNER);
     }
 
     @Override
@@ -56,10 +47,6 @@ public final class AnthropicInstrumentation implements LibraryInstrumentation {
         if (!RUNNER.equals(internalName)) {
             return List.of();
         }
-        // described from its class file, not loaded: the advice names the SDK's types, which the agent's
-        // own loader cannot resolve (they resolve in the application's, once inlined)
-        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(AnthropicInstrumentation.class.getClassLoader());
-        return List.of(Advice.to(TypePool.Default.of(own).describe(ToolRunnerStepAdvice.NAME).resolve(), own)
-                .on(toolTurn()));
+        return List.of(inlined(ToolRunnerStepAdvice.NAME, toolTurn()));
     }
 }

@@ -1,15 +1,11 @@
 package dev.effectful.instrumentation.embabel;
 
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
-import java.util.Set;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -29,7 +25,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * set while an action runs. A version without that method or class opens nothing: the loop runs as
  * without the agent, each tool call then its own task.
  */
-public final class EmbabelInstrumentation implements LibraryInstrumentation {
+public final class EmbabelInstrumentation extends NamedInstrumentation {
 
     static final String LOOP = "com/embabel/agent/spi/loop/support/DefaultToolLoop";
     static final String PROCESS = "com.embabel.agent.core.AgentProcess";
@@ -40,14 +36,9 @@ public final class EmbabelInstrumentation implements LibraryInstrumentation {
                 .and(takesArgument(1, named("java.util.List"))).and(not(isAbstract()));
     }
 
-    @Override
-    public String library() {
-        return "embabel";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(LOOP);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public EmbabelInstrumentation() {
+        super("embabel", LOOP);
     }
 
     @Override
@@ -55,7 +46,6 @@ public final class EmbabelInstrumentation implements LibraryInstrumentation {
         if (!LOOP.equals(internalName)) {
             return List.of();
         }
-        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(EmbabelInstrumentation.class.getClassLoader());
-        return List.of(Advice.to(TypePool.Default.of(own).describe(ToolLoopAdvice.NAME).resolve(), own).on(execute()));
+        return List.of(inlined(ToolLoopAdvice.NAME, execute()));
     }
 }

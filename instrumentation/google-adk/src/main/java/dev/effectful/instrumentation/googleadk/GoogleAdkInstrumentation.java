@@ -1,15 +1,11 @@
 package dev.effectful.instrumentation.googleadk;
 
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
-import java.util.Set;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -34,7 +30,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * return an RxJava {@code Single}/{@code Maybe}, whose work happens when ADK subscribes, after the
  * point advised has returned.
  */
-public final class GoogleAdkInstrumentation implements LibraryInstrumentation {
+public final class GoogleAdkInstrumentation extends NamedInstrumentation {
 
     static final String FUNCTIONS = "com/google/adk/flows/llmflows/Functions";
     static final String FUNCTION_TOOL = "com/google/adk/tools/FunctionTool";
@@ -50,14 +46,9 @@ public final class GoogleAdkInstrumentation implements LibraryInstrumentation {
                 : named("runAsync").and(takesArguments(2)).and(takesArgument(1, named(TOOL_CONTEXT))).and(not(isAbstract()));
     }
 
-    @Override
-    public String library() {
-        return "google-adk";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(FUNCTIONS, FUNCTION_TOOL);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public GoogleAdkInstrumentation() {
+        super("google-adk", FUNCTIONS, FUNCTION_TOOL);
     }
 
     @Override
@@ -65,10 +56,6 @@ public final class GoogleAdkInstrumentation implements LibraryInstrumentation {
         if (!FUNCTIONS.equals(internalName) && !FUNCTION_TOOL.equals(internalName)) {
             return List.of();
         }
-        // described from its class file, not loaded: the advice names ADK's types, which the agent's own
-        // loader cannot resolve (they resolve in the application's, once inlined)
-        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(GoogleAdkInstrumentation.class.getClassLoader());
-        return List.of(Advice.to(TypePool.Default.of(own).describe(ToolCallAdvice.NAME).resolve(), own)
-                .on(toolCall(internalName)));
+        return List.of(inlined(ToolCallAdvice.NAME, toolCall(internalName)));
     }
 }

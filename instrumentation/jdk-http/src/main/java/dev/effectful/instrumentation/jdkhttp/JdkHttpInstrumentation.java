@@ -1,11 +1,10 @@
 package dev.effectful.instrumentation.jdkhttp;
 
 import dev.effectful.instrumentation.api.EntryCall;
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * The intent key in the tool's key header ({@code @EffectfulTool(keyHeader = ...)}) on requests of the
@@ -14,7 +13,7 @@ import java.util.Set;
  * {@code HttpURLConnection}: the JDK's implementation (also behind {@code https}, through its delegate),
  * at each public entry that may open the connection, while request properties can still be set.
  */
-public final class JdkHttpInstrumentation implements LibraryInstrumentation {
+public final class JdkHttpInstrumentation extends NamedInstrumentation {
 
     static final String HTTP_CLIENT = "jdk/internal/net/http/HttpClientImpl";
     static final String URL_CONNECTION = "sun/net/www/protocol/http/HttpURLConnection";
@@ -24,14 +23,9 @@ public final class JdkHttpInstrumentation implements LibraryInstrumentation {
             + "Ljava/net/http/HttpResponse$PushPromiseHandler;Ljava/util/concurrent/Executor;)"
             + "Ljava/util/concurrent/CompletableFuture;";
 
-    @Override
-    public String library() {
-        return "jdk-http";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(HTTP_CLIENT, URL_CONNECTION, HTTPS_DELEGATE);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public JdkHttpInstrumentation() {
+        super("jdk-http", HTTP_CLIENT, URL_CONNECTION, HTTPS_DELEGATE);
     }
 
     @Override

@@ -1,22 +1,19 @@
 package dev.effectful.instrumentation.koog;
 
 import dev.effectful.instrumentation.api.ForwardingVisitorWrapper;
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;
 import net.bytebuddy.description.field.FieldList;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
-import java.util.Set;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -34,7 +31,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * holds the run's {@code AIAgentContext} in its field {@code context}. A version where that class has
  * another shape is left as it is ({@link #advice}): each tool call is then its own task.
  */
-public final class KoogInstrumentation implements LibraryInstrumentation {
+public final class KoogInstrumentation extends NamedInstrumentation {
 
     static final String ENVIRONMENT = "ai/koog/agents/core/environment/ContextualAgentEnvironment";
     static final String CONTEXT = "ai.koog.agents.core.agent.context.AIAgentContext";
@@ -48,14 +45,9 @@ public final class KoogInstrumentation implements LibraryInstrumentation {
                 .and(not(isAbstract()));
     }
 
-    @Override
-    public String library() {
-        return "koog";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(ENVIRONMENT);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public KoogInstrumentation() {
+        super("koog", ENVIRONMENT);
     }
 
     @Override
@@ -63,11 +55,7 @@ public final class KoogInstrumentation implements LibraryInstrumentation {
         if (!ENVIRONMENT.equals(internalName)) {
             return List.of();
         }
-        // described from its class file, not loaded: the advice names Koog's types, which the agent's own
-        // loader cannot resolve (they resolve in the application's, once inlined)
-        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(KoogInstrumentation.class.getClassLoader());
-        AsmVisitorWrapper advice = Advice.to(TypePool.Default.of(own).describe(ToolCallAdvice.NAME).resolve(), own)
-                .on(executeTool());
+        AsmVisitorWrapper advice = inlined(ToolCallAdvice.NAME, executeTool());
         return List.of(new WithContextField(advice));
     }
 

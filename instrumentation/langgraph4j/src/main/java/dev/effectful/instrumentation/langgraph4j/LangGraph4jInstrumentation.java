@@ -1,15 +1,11 @@
 package dev.effectful.instrumentation.langgraph4j;
 
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
-import java.util.Set;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -30,7 +26,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * where a node's action runs. The last two also cover a run consumed through {@code stream(..)}, step by
  * step, when it has a thread id. A version without these methods in that shape is left as it is.
  */
-public final class LangGraph4jInstrumentation implements LibraryInstrumentation {
+public final class LangGraph4jInstrumentation extends NamedInstrumentation {
 
     static final String COMPILED_GRAPH = "org/bsc/langgraph4j/CompiledGraph";
     static final String NODE_GENERATOR = "org/bsc/langgraph4j/CompiledGraph$AsyncNodeGenerator";
@@ -48,14 +44,9 @@ public final class LangGraph4jInstrumentation implements LibraryInstrumentation 
                 .or(named("nextNodeId").and(takesArguments(4)).and(takesArgument(3, named(CONFIG))).and(not(isAbstract())));
     }
 
-    @Override
-    public String library() {
-        return "langgraph4j";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(COMPILED_GRAPH, NODE_GENERATOR);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public LangGraph4jInstrumentation() {
+        super("langgraph4j", COMPILED_GRAPH, NODE_GENERATOR);
     }
 
     @Override
@@ -63,10 +54,6 @@ public final class LangGraph4jInstrumentation implements LibraryInstrumentation 
         if (!COMPILED_GRAPH.equals(internalName) && !NODE_GENERATOR.equals(internalName)) {
             return List.of();
         }
-        // described from its class file, not loaded: the advice names LangGraph4j's types, which the
-        // agent's own loader cannot resolve (they resolve in the application's, once inlined)
-        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(LangGraph4jInstrumentation.class.getClassLoader());
-        return List.of(Advice.to(TypePool.Default.of(own).describe(GraphRunAdvice.NAME).resolve(), own)
-                .on(graphStep(internalName)));
+        return List.of(inlined(GraphRunAdvice.NAME, graphStep(internalName)));
     }
 }

@@ -1,29 +1,23 @@
 package dev.effectful.instrumentation.okhttp;
 
 import dev.effectful.instrumentation.api.EntryCall;
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * The intent key in the tool's key header ({@code @EffectfulTool(keyHeader = ...)}) on OkHttp requests
  * (4.x and 5.x). Every call, synchronous or enqueued, and every interceptor chain starts at
  * {@code OkHttpClient.newCall(Request)}, on the thread that makes the call: the tool's body.
  */
-public final class OkHttpInstrumentation implements LibraryInstrumentation {
+public final class OkHttpInstrumentation extends NamedInstrumentation {
 
     static final String CLIENT = "okhttp3/OkHttpClient";
 
-    @Override
-    public String library() {
-        return "okhttp";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(CLIENT);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public OkHttpInstrumentation() {
+        super("okhttp", CLIENT);
     }
 
     @Override

@@ -1,15 +1,11 @@
 package dev.effectful.instrumentation.springai;
 
-import dev.effectful.instrumentation.api.LibraryInstrumentation;
-import net.bytebuddy.asm.Advice;
+import dev.effectful.instrumentation.api.NamedInstrumentation;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
-import java.util.Set;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -31,7 +27,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
  * <p>Streaming ({@code .stream()}) is not advised: its work happens when the {@code Flux} is
  * subscribed, on Reactor's threads, after the method that builds it has returned.
  */
-public final class SpringAiInstrumentation implements LibraryInstrumentation {
+public final class SpringAiInstrumentation extends NamedInstrumentation {
 
     static final String CALL_RESPONSE_SPEC = "org/springframework/ai/chat/client/DefaultChatClient$DefaultCallResponseSpec";
 
@@ -45,14 +41,9 @@ public final class SpringAiInstrumentation implements LibraryInstrumentation {
                 .and(not(isAbstract()));
     }
 
-    @Override
-    public String library() {
-        return "spring-ai";
-    }
-
-    @Override
-    public Set<String> classes() {
-        return Set.of(CALL_RESPONSE_SPEC);
+    /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
+    public SpringAiInstrumentation() {
+        super("spring-ai", CALL_RESPONSE_SPEC);
     }
 
     @Override
@@ -60,10 +51,6 @@ public final class SpringAiInstrumentation implements LibraryInstrumentation {
         if (!CALL_RESPONSE_SPEC.equals(internalName)) {
             return List.of();
         }
-        // described from its class file, not loaded: the advice names Spring AI's types, which the
-        // agent's own loader cannot resolve (they resolve in the application's, once inlined)
-        ClassFileLocator own = ClassFileLocator.ForClassLoader.of(SpringAiInstrumentation.class.getClassLoader());
-        return List.of(Advice.to(TypePool.Default.of(own).describe(ChatClientCallAdvice.NAME).resolve(), own)
-                .on(blockingCall()));
+        return List.of(inlined(ChatClientCallAdvice.NAME, blockingCall()));
     }
 }
