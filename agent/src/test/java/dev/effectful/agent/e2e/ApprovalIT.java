@@ -8,11 +8,7 @@ import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,46 +27,16 @@ class ApprovalIT {
     @TempDir
     Path tmp;
 
-    /** One writer JVM, stepped through control files; {@code kill9} and a new one on the same journal is a restart. */
-    private final class Writer implements AutoCloseable {
-        final ForkedApp app;
-        final Path ctl;
-        int step;
-
-        Writer(Path journal, EffectLedger ledger, String name, String... sysprops) throws Exception {
-            ctl = Files.createDirectories(tmp.resolve("ctl-" + name));
-            ForkedApp f = ForkedApp.jdk(Jdk.current()).main(ApprovalApp.class)
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
-                    .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"));
-            for (int i = 0; i + 1 < sysprops.length; i += 2) {
-                f = f.sysprop(sysprops[i], sysprops[i + 1]);
-            }
-            app = f.start(tmp.resolve("logs-" + name));
+    /** One writer JVM, stepped through control files; closing it is a kill -9, and a new one on the same journal a restart. */
+    private SteppedApp writer(Path journal, EffectLedger ledger, String name, String... sysprops) throws Exception {
+        ControlFiles ctl = ControlFiles.create(tmp.resolve("ctl-" + name));
+        ForkedApp f = ForkedApp.jdk(Jdk.current()).main(ApprovalApp.class)
+                .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
+                .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"));
+        for (int i = 0; i + 1 < sysprops.length; i += 2) {
+            f = f.sysprop(sysprops[i], sysprops[i + 1]);
         }
-
-        String run(String command) throws Exception {
-            step++;
-            Path part = ctl.resolve(step + ".tmp");
-            Files.writeString(part, command, StandardCharsets.UTF_8);
-            Files.move(part, ctl.resolve(Integer.toString(step)), StandardCopyOption.ATOMIC_MOVE);
-            String prefix = "RESULT s" + step + " ";
-            return app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
-        }
-
-        JsonNode refused(String command) throws Exception {
-            String answer = run(command);
-            assertThat(answer).as("refused, not run").startsWith("THROWN ");
-            return JSON.readTree(answer.substring("THROWN ".length()));
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                app.kill9();
-            } catch (AssertionError alreadyGone) {
-                // ended by itself
-            }
-        }
+        return new SteppedApp(f.start(tmp.resolve("logs-" + name)), ctl);
     }
 
     private static void assertWaiting(JsonNode o) {
@@ -90,7 +56,7 @@ class ApprovalIT {
         Path journal = tmp.resolve("journal");
         String key;
         try (EffectLedger ledger = new EffectLedger()) {
-            try (Writer first = new Writer(journal, ledger, "first")) {
+            try (SteppedApp first = writer(journal, ledger, "first")) {
                 JsonNode asked = first.refused("charge o1 please charge 40 EUR");
                 assertWaiting(asked);
                 key = asked.get("intent_key").asText();
@@ -117,7 +83,7 @@ class ApprovalIT {
             }
             assertThat(ofKey(journal, key, RecordType.APPROVAL_REQUESTED)).as("one request").hasSize(1);
 
-            try (Writer second = new Writer(journal, ledger, "second")) {
+            try (SteppedApp second = writer(journal, ledger, "second")) {
                 assertWaiting(second.refused("charge o1 retrying after the restart"));
                 assertThat(ofKey(journal, key, RecordType.APPROVAL_REQUESTED)).as("still one request after a restart")
                         .hasSize(1);
@@ -136,7 +102,7 @@ class ApprovalIT {
             assertThat(verdicts.get(0).started()).as("when").isPositive();
             assertThat(ledger.effects("charge", "o1")).as("nothing ran before the approval").isZero();
 
-            try (Writer third = new Writer(journal, ledger, "third")) {
+            try (SteppedApp third = writer(journal, ledger, "third")) {
                 assertThat(third.run("charge o1 third wording of the same charge")).isEqualTo("done:charge:o1");
                 assertThat(third.run("charge o1 fourth wording")).as("the stored result").isEqualTo("done:charge:o1");
                 assertThat(ledger.effects("charge", "o1")).as("the body ran once").isEqualTo(1);
@@ -149,7 +115,7 @@ class ApprovalIT {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
             String key;
-            try (Writer w = new Writer(journal, ledger, "before")) {
+            try (SteppedApp w = writer(journal, ledger, "before")) {
                 key = w.refused("charge o5 charge it").get("intent_key").asText();
                 w.app.kill9();
             }
@@ -158,7 +124,7 @@ class ApprovalIT {
             assertThat(approve.stdout()).contains("approved " + key).doesNotContain("running writer");
             JournalRecord verdict = ofKey(journal, key, RecordType.APPROVAL).get(0);
             assertThat(verdict.thread()).isEqualTo("journal-cli");
-            try (Writer w = new Writer(journal, ledger, "after")) {
+            try (SteppedApp w = writer(journal, ledger, "after")) {
                 assertThat(w.run("charge o5 charge it")).isEqualTo("done:charge:o5");
                 assertThat(ledger.effects("charge", "o5")).isEqualTo(1);
             }
@@ -168,7 +134,7 @@ class ApprovalIT {
     @Test
     void twoThreadsAskingForTheSameIntentCreateOneRequest() throws Exception {
         Path journal = tmp.resolve("journal");
-        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger, "w")) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp w = writer(journal, ledger, "w")) {
             String both = w.run("twothreads o2");
             int b = both.indexOf(" B THROWN ");
             assertThat(both).as(both).startsWith("A THROWN ");
@@ -188,7 +154,7 @@ class ApprovalIT {
     void aDenialIsPermanentWithThePersonsNoteAndConfigurationAsksForApprovalByToolName() throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger();
-             Writer w = new Writer(journal, ledger, "w", "effectful.approval", "refund")) {
+             SteppedApp w = writer(journal, ledger, "w", "effectful.approval", "refund")) {
             JsonNode asked = w.refused("refund o3 refund the whole order");
             assertWaiting(asked);
             String key = asked.get("intent_key").asText();
@@ -213,7 +179,7 @@ class ApprovalIT {
     void aRequestWithoutAVerdictExpiresAndSaysSo() throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger();
-             Writer w = new Writer(journal, ledger, "w", "effectful.approval.timeout", "2s")) {
+             SteppedApp w = writer(journal, ledger, "w", "effectful.approval.timeout", "2s")) {
             JsonNode asked = w.refused("charge o4 charge it");
             assertWaiting(asked);
             assertThat(asked.get("retry_after_s").asLong()).as("never past the expiry").isLessThanOrEqualTo(2);
