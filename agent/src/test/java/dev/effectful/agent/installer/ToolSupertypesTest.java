@@ -216,18 +216,7 @@ class ToolSupertypesTest {
     void aToolTypeThatAnEarlierCopyDidNotDeclareIsSaidLoudly() throws IOException {
         ToolSupertypes s = new ToolSupertypes();
         CountingLoader loader = new CountingLoader();
-        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        dev.effectful.core.log.AgentLog.configure(() -> new dev.effectful.core.log.LogSink() {
-            @Override
-            public void log(Level level, String message, Throwable error) {
-                lines.add(level + " " + message);
-            }
-
-            @Override
-            public boolean isEnabled(Level level) {
-                return true;
-            }
-        }, dev.effectful.core.log.LogSink.Level.INFO);
+        java.util.List<String> lines = dev.effectful.agent.LogLines.capture();
         try {
             assertThat(s.inheritsTool(loader, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
             // the copy the JVM defines declares a tool, unlike the one read for PlainA
@@ -235,8 +224,7 @@ class ToolSupertypesTest {
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("ERROR")
                     .contains(PlainBase.class.getName(), "UNGUARDED"));
         } finally {
-            dev.effectful.core.log.AgentLog.configure(() -> new dev.effectful.core.log.StderrSink(System.err,
-                    dev.effectful.core.log.LogSink.Level.WARN), dev.effectful.core.log.LogSink.Level.INFO);
+            dev.effectful.agent.LogLines.restore();
         }
     }
 
