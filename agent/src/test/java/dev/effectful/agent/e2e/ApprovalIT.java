@@ -6,7 +6,6 @@ import dev.effectful.agent.e2e.apps.ApprovalApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -20,12 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rephrased retry runs the body once and the next rephrasing gets the stored result; denied, every call
  * is refused for good with the person's note; with no verdict in time, it expires.
  */
-class ApprovalIT {
+class ApprovalIT extends ForkedJvmTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    Path tmp;
 
     /** One writer JVM, stepped through control files; closing it is a kill -9, and a new one on the same journal a restart. */
     private SteppedApp writer(Path journal, EffectLedger ledger, String name, String... sysprops) throws Exception {
@@ -37,6 +33,13 @@ class ApprovalIT {
             f = f.sysprop(sysprops[i], sysprops[i + 1]);
         }
         return new SteppedApp(f.start(tmp.resolve("logs-" + name)), ctl);
+    }
+
+    /** The writer asked {@code command}: refused, told to wait for a person's approval. Its outcome. */
+    private static JsonNode waiting(SteppedApp w, String command) throws Exception {
+        JsonNode o = w.refused(command);
+        assertWaiting(o);
+        return o;
     }
 
     private static void assertWaiting(JsonNode o) {
@@ -57,11 +60,9 @@ class ApprovalIT {
         String key;
         try (EffectLedger ledger = new EffectLedger()) {
             try (SteppedApp first = writer(journal, ledger, "first")) {
-                JsonNode asked = first.refused("charge o1 please charge 40 EUR");
-                assertWaiting(asked);
+                JsonNode asked = waiting(first, "charge o1 please charge 40 EUR");
                 key = asked.get("intent_key").asText();
-                JsonNode rephrased = first.refused("charge o1 charge the customer forty euros");
-                assertWaiting(rephrased);
+                JsonNode rephrased = waiting(first, "charge o1 charge the customer forty euros");
                 assertThat(rephrased.get("intent_key").asText()).isEqualTo(key);
                 assertThat(rephrased.get("message").asText()).contains("still pending");
 
@@ -79,7 +80,7 @@ class ApprovalIT {
                 CliRun unresolved = CliRun.journal(journal, "unresolved");
                 assertThat(unresolved.exitCode()).as("an approval is not an unknown effect").isZero();
                 assertThat(unresolved.stdout()).contains("Awaiting approval (1)", key.substring(0, 8));
-                first.app.kill9();
+                first.app().kill9();
             }
             assertThat(ofKey(journal, key, RecordType.APPROVAL_REQUESTED)).as("one request").hasSize(1);
 
@@ -91,8 +92,8 @@ class ApprovalIT {
                         "--by", "Bob");
                 assertThat(approve.exitCode()).as(approve.toString()).isZero();
                 assertThat(approve.stdout()).contains("approved " + key, "recorded by the running writer (pid "
-                        + second.app.pid() + ")");
-                second.app.kill9();
+                        + second.app().pid() + ")");
+                second.app().kill9();
             }
             List<JournalRecord> verdicts = ofKey(journal, key, RecordType.APPROVAL);
             assertThat(verdicts).hasSize(1);
@@ -117,7 +118,7 @@ class ApprovalIT {
             String key;
             try (SteppedApp w = writer(journal, ledger, "before")) {
                 key = w.refused("charge o5 charge it").get("intent_key").asText();
-                w.app.kill9();
+                w.app().kill9();
             }
             CliRun approve = CliRun.journal(journal, "approve", key, "--note", "checked offline");
             assertThat(approve.exitCode()).as(approve.toString()).isZero();
@@ -152,13 +153,11 @@ class ApprovalIT {
 
     @Test
     void aDenialIsPermanentWithThePersonsNoteAndConfigurationAsksForApprovalByToolName() throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger();
-             SteppedApp w = writer(journal, ledger, "w", "effectful.approval", "refund")) {
-            JsonNode asked = w.refused("refund o3 refund the whole order");
-            assertWaiting(asked);
+             SteppedApp w = writer(journal(), ledger, "w", "effectful.approval", "refund")) {
+            JsonNode asked = waiting(w, "refund o3 refund the whole order");
             String key = asked.get("intent_key").asText();
-            CliRun deny = CliRun.journal(journal, "deny", key, "--note", "customer already refunded by phone");
+            CliRun deny = CliRun.journal(journal(), "deny", key, "--note", "customer already refunded by phone");
             assertThat(deny.exitCode()).as(deny.toString()).isZero();
             for (String memo : List.of("refund o3 please refund", "refund o3 refund again, different words")) {
                 JsonNode denied = w.refused(memo);
@@ -167,24 +166,22 @@ class ApprovalIT {
                 assertThat(denied.get("message").asText()).contains("denied", "customer already refunded by phone");
             }
             assertThat(ledger.effects("refund", "o3")).isZero();
-            JournalRecord verdict = ofKey(journal, key, RecordType.APPROVAL).get(0);
+            JournalRecord verdict = ofKey(journal(), key, RecordType.APPROVAL).get(0);
             assertThat(verdict.verdict()).isEqualTo("denied");
             assertThat(verdict.by()).isEqualTo(System.getProperty("user.name"));
-            CliRun again = CliRun.journal(journal, "approve", key, "--note", "changed my mind");
+            CliRun again = CliRun.journal(journal(), "approve", key, "--note", "changed my mind");
             assertThat(again.exitCode()).as("a verdict is final").isEqualTo(4);
         }
     }
 
     @Test
     void aRequestWithoutAVerdictExpiresAndSaysSo() throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger();
-             SteppedApp w = writer(journal, ledger, "w", "effectful.approval.timeout", "2s")) {
-            JsonNode asked = w.refused("charge o4 charge it");
-            assertWaiting(asked);
+             SteppedApp w = writer(journal(), ledger, "w", "effectful.approval.timeout", "2s")) {
+            JsonNode asked = waiting(w, "charge o4 charge it");
             assertThat(asked.get("retry_after_s").asLong()).as("never past the expiry").isLessThanOrEqualTo(2);
             String key = asked.get("intent_key").asText();
-            long requested = ofKey(journal, key, RecordType.APPROVAL_REQUESTED).get(0).started();
+            long requested = ofKey(journal(), key, RecordType.APPROVAL_REQUESTED).get(0).started();
             // the expiry is a time: wait it out, bounded, then ask again
             while (System.currentTimeMillis() < requested + 2_000) {
                 Thread.sleep(50);
@@ -196,7 +193,7 @@ class ApprovalIT {
             JsonNode still = w.refused("charge o4 once more");
             assertThat(still.get("outcome").asText()).isEqualTo("permanent");
             assertThat(still.get("message").asText()).contains("expired");
-            List<JournalRecord> verdicts = ofKey(journal, key, RecordType.APPROVAL);
+            List<JournalRecord> verdicts = ofKey(journal(), key, RecordType.APPROVAL);
             assertThat(verdicts).hasSize(1);
             assertThat(verdicts.get(0).verdict()).isEqualTo("expired");
             assertThat(ledger.effects("charge", "o4")).isZero();

@@ -48,7 +48,6 @@ class LiveResolveIT {
                 .start(tmp.resolve("logs")), ctl);
     }
 
-
     /** Times out once (unknown, effect landed), then held: returns the hold's outcome. */
     private static JsonNode heldUnknown(SteppedApp w, EffectLedger ledger, String verb, String command, String id)
             throws Exception {
@@ -75,11 +74,11 @@ class LiveResolveIT {
             String key = heldUnknown(w, ledger, "transfer", "transfer", "a").get("intent_key").asText();
             CliRun yes = CliRun.journal(journal, "resolve", key, "--applied", "yes", "--note", "checked the bank");
             assertThat(yes.exitCode()).as(yes.toString()).isZero();
-            assertThat(yes.stdout()).contains("resolved " + key, "recorded by the running writer (pid " + w.app.pid() + ")");
+            assertThat(yes.stdout()).contains("resolved " + key, "recorded by the running writer (pid " + w.app().pid() + ")");
             List<JournalRecord> recorded = ofKey(journal, key);
             JournalRecord resolution = recorded.get(recorded.size() - 1);
             assertThat(resolution.type()).isEqualTo(RecordType.RESOLUTION);
-            assertThat(resolution.pid()).as("appended by the writer itself").isEqualTo(w.app.pid());
+            assertThat(resolution.pid()).as("appended by the writer itself").isEqualTo(w.app().pid());
             assertThat(resolution.message()).isEqualTo("checked the bank");
             assertThat(ResolutionRequest.dir(journal)).as("no request left behind").isEmptyDirectory();
 
@@ -108,7 +107,7 @@ class LiveResolveIT {
             assertThat(pasted).contains("resolve " + held.get("intent_key").asText(), ForkedApp.AGENT_JAR.toString(),
                     "--dir " + journal.toAbsolutePath());
             // and from the application's log (stderr here: the writer has no SLF4J), in the held intent's WARN line
-            assertThat(w.app.stderr()).contains("effectful held call=transfer", pasted);
+            assertThat(w.app().stderr()).contains("effectful held call=transfer", pasted);
             assertThat(pasted).contains(ForkedApp.AGENT_JAR.toString(), "--dir " + journal.toAbsolutePath());
             ProcessBuilder shell = new ProcessBuilder("sh", "-c", pasted).directory(tmp.toFile())
                     .redirectOutput(tmp.resolve("paste-out.txt").toFile()).redirectError(tmp.resolve("paste-err.txt").toFile());
@@ -127,7 +126,7 @@ class LiveResolveIT {
             assertThat(applied.exitCode()).as(applied.toString()).isZero();
             assertThat(w.run("transfer d")).isEqualTo("done:transfer:d");
             assertThat(ledger.effects("transfer", "d")).as("the body ran again").isEqualTo(2);
-            assertThat(w.app.stdout()).doesNotContain("DONE");
+            assertThat(w.app().stdout()).doesNotContain("DONE");
         }
     }
 

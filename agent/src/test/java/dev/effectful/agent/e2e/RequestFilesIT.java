@@ -46,7 +46,6 @@ class RequestFilesIT {
                 .start(tmp.resolve("logs")), ctl);
     }
 
-
     /** A transfer that times out (unknown, its effect landed), then is held: its intent key. */
     private static String heldTransfer(SteppedApp w, EffectLedger ledger, String id) throws Exception {
         assertThat(SteppedApp.outcome(w.run("transfer " + id)).get("outcome").asText()).isEqualTo("unknown");
@@ -79,7 +78,7 @@ class RequestFilesIT {
             long t0 = System.nanoTime();
             CliRun yes = CliRun.journal(journal, "resolve", key, "--applied", "yes", "--note", "checked");
             assertThat(yes.exitCode()).as(yes.toString()).isZero();
-            assertThat(yes.stdout()).contains("recorded by the running writer (pid " + w.app.pid() + ")");
+            assertThat(yes.stdout()).contains("recorded by the running writer (pid " + w.app().pid() + ")");
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(30));
 
             JsonNode repeat = SteppedApp.outcome(w.run("transfer a"));
@@ -95,7 +94,7 @@ class RequestFilesIT {
             assertThat(killedClis).doesNotExist();
             assertThat(oldAnswer).doesNotExist();
             assertThat(requests.resolve(OTHER_KEY + ".json")).exists();
-            String err = w.app.stderr();
+            String err = w.app().stderr();
             assertThat(err).contains("skips " + requests.resolve(OTHER_KEY + ".json") + ": it is a FIFO, socket or device")
                     .contains("skips " + requests.resolve(THIRD_KEY + ".json") + ": it is a directory")
                     .contains("removed the stale request file");

@@ -6,21 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A forked app stepped through its {@link ControlFiles}: one writer or host of a test. Closing it is a
- * {@code kill -9}; a new one on the same journal is a restart.
+ * A forked app stepped through its {@link ControlFiles}: one writer or host of a test, {@code app} started
+ * with {@code ctl.dir()} as its {@code ctl} system property. Closing it is a {@code kill -9}; a new one on
+ * the same journal is a restart.
  */
-public final class SteppedApp implements AutoCloseable {
+public record SteppedApp(ForkedApp app, ControlFiles ctl) implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    public final ForkedApp app;
-    public final ControlFiles ctl;
-
-    /** {@code app}, started with {@code ctl.dir()} as its {@code ctl} system property. */
-    public SteppedApp(ForkedApp app, ControlFiles ctl) {
-        this.app = app;
-        this.ctl = ctl;
-    }
 
     /** Runs one command in the app and returns what the call gave back. */
     public String run(String command) throws Exception {
