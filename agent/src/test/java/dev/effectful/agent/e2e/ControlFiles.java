@@ -69,13 +69,22 @@ public final class ControlFiles {
     /** The app's side: command {@code step}'s text, once its file is in {@code dir} (within 5 minutes). */
     public static String await(Path dir, int step) throws IOException, InterruptedException {
         Path file = dir.resolve(Integer.toString(step));
-        long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        awaitFile(file, Duration.ofMinutes(5), "no step " + step + " within 5 minutes");
+        return Files.readString(file, StandardCharsets.UTF_8).strip();
+    }
+
+    /** The app's side of a go file (an attach test's signal that the agent is in): once {@code go} exists, within 90 s. */
+    public static void awaitGo(Path go) throws InterruptedException {
+        awaitFile(go, Duration.ofSeconds(90), "no go file");
+    }
+
+    private static void awaitFile(Path file, Duration limit, String missing) throws InterruptedException {
+        long end = System.nanoTime() + limit.toNanos();
         while (!Files.exists(file)) {
             if (System.nanoTime() > end) {
-                throw new IllegalStateException("no step " + step + " within 5 minutes");
+                throw new IllegalStateException(missing);
             }
             Thread.sleep(10);
         }
-        return Files.readString(file, StandardCharsets.UTF_8).strip();
     }
 }
