@@ -38,40 +38,27 @@ class BugClassesTest {
 
     @Test
     void anOutcomeThatDeniesALandedEffectFailsNamingTheOverride() {
-        Report report = MailScenario.mail(kit, BrokenMailTools.DeniesLostAnswer.class,
-                BrokenMailTools.DeniesLostAnswer::new,
-                new Receivers.Mailbox());
-
-        Verdict kill = MailScenario.failed(report, Check.KILL_MID_CALL);
+        Verdict kill = MailScenario.failsOnly(kit, BrokenMailTools.DeniesLostAnswer.class,
+                BrokenMailTools.DeniesLostAnswer::new, Check.KILL_MID_CALL);
         assertThat(kill.happened()).contains("the effect landed (1) and the connection dropped, the process alive")
                 .contains("retryable/effect no");
         assertThat(kill.change()).contains("retryableOn UncheckedIOException")
                 .contains("don't declare this exception retryableOn/permanentOn, or let it through as unknown");
-        MailScenario.failedOnly(report, Check.KILL_MID_CALL);
     }
 
     @Test
     void aBodyThatOutlivesItsDeadlineFailsNamingTheInterrupt() {
-        Report report = MailScenario.mail(kit, BrokenMailTools.SwallowsInterrupt.class,
-                BrokenMailTools.SwallowsInterrupt::new,
-                new Receivers.Mailbox());
-
-        Verdict slow = MailScenario.failed(report, Check.SLOW_SUCCESS);
+        Verdict slow = MailScenario.failsOnly(kit, BrokenMailTools.SwallowsInterrupt.class,
+                BrokenMailTools.SwallowsInterrupt::new, Check.SLOW_SUCCESS);
         assertThat(slow.happened()).containsPattern("a body ended \\d+ ms after its deadline");
         assertThat(slow.change()).contains("let InterruptedException end the body, or check Thread.interrupted()");
-        MailScenario.failedOnly(report, Check.SLOW_SUCCESS);
     }
 
     @Test
     void aCreateProtectedOnlyByItsKeyHeaderPassesJudgedByTheKeysTheServiceSaw() {
         Receivers.Orders orders = new Receivers.Orders(true);
         FakeHttpService shop = kit.httpService(orders).errorAnswer("{\"error\":\"card_declined\"}");
-        Report report = kit.tool(OrderTools.class, () -> new OrderTools(shop.uri()))
-                .call(t -> t.createOrder("cust-42", "2 books, gift wrapped"))
-                .rephrased(t -> t.createOrder("cust-42", "two books (gift wrap please)"))
-                .effects(orders::count)
-                .faultsAt(shop)
-                .run();
+        Report report = createOrders(orders, shop);
 
         report.assertPassed();
         Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
@@ -87,16 +74,21 @@ class BugClassesTest {
     void aKeyHeaderCreateAgainstAServiceThatIgnoresTheKeyFailsSayingSo() {
         Receivers.Orders orders = new Receivers.Orders(false);
         FakeHttpService shop = kit.httpService(orders);
-        Report report = kit.tool(OrderTools.class, () -> new OrderTools(shop.uri()))
-                .call(t -> t.createOrder("cust-42", "2 books, gift wrapped"))
-                .rephrased(t -> t.createOrder("cust-42", "two books (gift wrap please)"))
-                .effects(orders::count)
-                .faultsAt(shop)
-                .run();
+        Report report = createOrders(orders, shop);
 
         Verdict kill = MailScenario.failed(report, Check.KILL_MID_CALL);
         assertThat(kill.happened()).contains("2 effect(s) in all");
         assertThat(kill.change()).contains("does not deduplicate on Idempotency-Key");
         assertThat(List.copyOf(orders.keysSeen)).doesNotContain("null");
+    }
+
+    /** Every check of the kit on {@link OrderTools} against {@code shop}: an order for cust-42, then in other words. */
+    private Report createOrders(Receivers.Orders orders, FakeHttpService shop) {
+        return kit.tool(OrderTools.class, () -> new OrderTools(shop.uri()))
+                .call(t -> t.createOrder("cust-42", "2 books, gift wrapped"))
+                .rephrased(t -> t.createOrder("cust-42", "two books (gift wrap please)"))
+                .effects(orders::count)
+                .faultsAt(shop)
+                .run();
     }
 }

@@ -29,6 +29,16 @@ final class MailScenario {
                 .run();
     }
 
+    /**
+     * The mail run of {@code type}, which must fail {@code check} and nothing else: that check's verdict, for
+     * what a test asserts of it beside.
+     */
+    static <T> Verdict failsOnly(EffectfulKit kit, Class<T> type, Function<URI, T> make, Check check) {
+        Report report = mail(kit, type, make, new Receivers.Mailbox());
+        failedOnly(report, check);
+        return failed(report, check);
+    }
+
     /** The verdict of {@code check}, which must be there and have failed. */
     static Verdict failed(Report report, Check check) {
         Verdict v = report.verdict(check).orElseThrow();

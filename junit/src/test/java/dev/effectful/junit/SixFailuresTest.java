@@ -90,23 +90,18 @@ class SixFailuresTest {
 
     @Test
     void aToolWithoutACheckFailsTheErrorIn200Check() {
-        Report report = mail(BrokenMailTools.Unchecked.class, BrokenMailTools.Unchecked::new, new Receivers.Mailbox());
-
-        Verdict err = MailScenario.failed(report, Check.ERROR_IN_SUCCESS);
+        Verdict err = MailScenario.failsOnly(kit, BrokenMailTools.Unchecked.class,
+                BrokenMailTools.Unchecked::new, Check.ERROR_IN_SUCCESS);
         assertThat(err.happened()).contains("ok, returned").contains("mailbox full");
         assertThat(err.change()).contains("add check = \"checkSendEmail\"");
-        MailScenario.failedOnly(report, Check.ERROR_IN_SUCCESS);
     }
 
     @Test
     void aToolThatIgnoresRetryAfterFailsTheRateLimitCheck() {
-        Report report = mail(BrokenMailTools.IgnoresRetryAfter.class, BrokenMailTools.IgnoresRetryAfter::new,
-                new Receivers.Mailbox());
-
-        Verdict rate = MailScenario.failed(report, Check.RATE_LIMIT);
+        Verdict rate = MailScenario.failsOnly(kit, BrokenMailTools.IgnoresRetryAfter.class,
+                BrokenMailTools.IgnoresRetryAfter::new, Check.RATE_LIMIT);
         assertThat(rate.happened()).contains("after 2 request(s)");
         assertThat(rate.change()).contains("called the receiver again right after the 429");
-        MailScenario.failedOnly(report, Check.RATE_LIMIT);
     }
 
     @Test
