@@ -156,6 +156,11 @@ class PreviousFormatJournalTest {
         text(w, 18, r.probe() == null ? null : r.probe().word());
         w.writeEventId(19).int64(r.pid());
         text(w, 20, r.thread());
+        tail(r, w, bytes, start);
+    }
+
+    /** What both earlier formats end with: duration, item, re-entry, then the checksums. */
+    private static void tail(JournalRecord r, Wire w, Bytes<?> bytes, long start) {
         number(w, 21, r.durationMs());
         text(w, 22, r.item());
         text(w, 25, r.reentry());
@@ -236,10 +241,7 @@ class PreviousFormatJournalTest {
             w.writeEventId(19).int64(r.pid());
             text(w, 20, r.thread());
         }
-        number(w, 21, r.durationMs());
-        text(w, 22, r.item());
-        text(w, 25, r.reentry());
-        checksums(r, w, bytes, start);
+        tail(r, w, bytes, start);
     }
 
     /** A closed word as its code: its position (from 1) among {@code words}, the format's table. */
