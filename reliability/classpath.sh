@@ -5,6 +5,7 @@
 # One list of the modules whose classes the campaigns load: a module split off another is added here once.
 #   campaign_build            builds (skipped with SKIP_BUILD=1, which reuses the last build's class path)
 #   campaign_classpath NAME   sets $snap (the copy, with effectful-agent.jar in it) and $cp
+#   campaign_java MAIN ARGS   runs MAIN on $cp (exec) with the flags Chronicle Queue needs on JDK 17+
 campaign_modules=(runtime core annotations)
 campaign_deps=reliability/target/campaign-deps.txt
 
@@ -69,4 +70,11 @@ campaign_classpath() {
     cp="$cp:$snap/$m"
   done
   cp="$cp:$deps"
+}
+
+campaign_java() {
+  exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
+    --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
+    -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true \
+    -cp "$cp" "$@"
 }

@@ -16,8 +16,5 @@ done
 . reliability/classpath.sh
 campaign_build
 campaign_classpath campaign
-exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
-  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
-  -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true \
-  -cp "$cp" dev.effectful.agent.reliability.CrashCampaign --kills "$kills" --seed "$seed" \
+campaign_java dev.effectful.agent.reliability.CrashCampaign --kills "$kills" --seed "$seed" \
   --out reliability/target --agent "$snap/effectful-agent.jar" "${extra[@]}"

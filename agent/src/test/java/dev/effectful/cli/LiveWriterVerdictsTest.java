@@ -35,56 +35,53 @@ class LiveWriterVerdictsTest {
         return engine;
     }
 
-    @Test
-    void twoShellsApprovingOrDenyingAtOnceGetOneVerdictFromTheWriter() throws Exception {
+    /** {@code ROUNDS} rounds of a race, each on a fresh journal of the scenario with an engine writing it, closed after. */
+    private void roundsWithAWriter(String prefix, SimultaneousVerdictsTest.Round race) throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
-            Path dir = SimultaneousVerdictsTest.journal(tmp.resolve("ad-" + round));
+            Path dir = SimultaneousVerdictsTest.journal(tmp.resolve(prefix + "-" + round));
             CallEngine engine = writer(dir);
             try {
-                String second = round % 2 == 0 ? "approve" : "deny";
-                List<SimultaneousVerdictsTest.Answer> answers = together(
-                        shell(dir, "approve", K_APPROVAL, "--note", "ok", "--by", "ann"),
-                        shell(dir, second, K_APPROVAL, "--note", "second look", "--by", "bob"));
-                exactlyOne(round, dir, K_APPROVAL, RecordType.APPROVAL, answers, SimultaneousVerdictsTest::approver);
+                race.run(round, dir);
             } finally {
                 engine.close();
             }
         }
+    }
+
+    @Test
+    void twoShellsApprovingOrDenyingAtOnceGetOneVerdictFromTheWriter() throws Exception {
+        roundsWithAWriter("ad", (round, dir) -> {
+            String second = round % 2 == 0 ? "approve" : "deny";
+            List<SimultaneousVerdictsTest.Answer> answers = together(
+                    shell(dir, "approve", K_APPROVAL, "--note", "ok", "--by", "ann"),
+                    shell(dir, second, K_APPROVAL, "--note", "second look", "--by", "bob"));
+            exactlyOne(round, dir, K_APPROVAL, RecordType.APPROVAL, answers, SimultaneousVerdictsTest::approver);
+        });
     }
 
     @Test
     void twoShellsResolvingAtOnceGetOneResolutionFromTheWriter() throws Exception {
-        for (int round = 0; round < ROUNDS; round++) {
-            Path dir = SimultaneousVerdictsTest.journal(tmp.resolve("rr-" + round));
-            CallEngine engine = writer(dir);
-            try {
-                List<SimultaneousVerdictsTest.Answer> answers = together(
-                        shell(dir, "resolve", K_CRASH, "--applied", "yes", "--note", "in the shop"),
-                        shell(dir, "resolve", K_CRASH, "--applied", "no", "--note", "not in the shop"));
-                exactlyOne(round, dir, K_CRASH, RecordType.RESOLUTION, answers, SimultaneousVerdictsTest::resolver);
-            } finally {
-                engine.close();
-            }
-        }
+        roundsWithAWriter("rr", (round, dir) -> {
+            List<SimultaneousVerdictsTest.Answer> answers = together(
+                    shell(dir, "resolve", K_CRASH, "--applied", "yes", "--note", "in the shop"),
+                    shell(dir, "resolve", K_CRASH, "--applied", "no", "--note", "not in the shop"));
+            exactlyOne(round, dir, K_CRASH, RecordType.RESOLUTION, answers, SimultaneousVerdictsTest::resolver);
+        });
     }
 
     @Test
     void aConsoleTabAndAShellAtOnceGetOneVerdictFromTheWriter() throws Exception {
-        for (int round = 0; round < ROUNDS; round++) {
-            Path dir = SimultaneousVerdictsTest.journal(tmp.resolve("mixed-" + round));
-            CallEngine engine = writer(dir);
+        roundsWithAWriter("mixed", (round, dir) -> {
             try (TestConsole console = TestConsole.start(dir, false)) {
-                String cookie = console.signIn();
-                console.desk(cookie, "refund");
-                String csrf = TestConsole.csrf(console.get("/intent/" + K_APPROVAL, cookie).body());
+                SimultaneousVerdictsTest.Tab tab = SimultaneousVerdictsTest.Tab.open(console, K_APPROVAL);
+                String cookie = tab.cookie();
+                String csrf = tab.csrf();
                 List<SimultaneousVerdictsTest.Answer> answers = together(
                         () -> SimultaneousVerdictsTest.Answer.of(console.post("/intent/" + K_APPROVAL + "/deny", cookie,
                                 "csrf=" + csrf + "&note=no&person=Ann")),
                         shell(dir, "approve", K_APPROVAL, "--note", "fine", "--by", "bob"));
                 exactlyOne(round, dir, K_APPROVAL, RecordType.APPROVAL, answers, SimultaneousVerdictsTest::approver);
-            } finally {
-                engine.close();
             }
-        }
+        });
     }
 }

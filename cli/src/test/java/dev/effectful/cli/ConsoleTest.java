@@ -84,6 +84,14 @@ class ConsoleTest {
         return console.desk(cookie, mustShow);
     }
 
+    /** A read-write console on {@code dir}, signed in, its desk showing {@code mustShow}: the session's cookie. */
+    private String signedInAtDesk(Path dir, String mustShow) throws Exception {
+        start(dir, false);
+        String cookie = signIn();
+        desk(cookie, mustShow);
+        return cookie;
+    }
+
     @Test
     void everyRouteNeedsTheSessionAndTheStartTokenWorksOnce() throws Exception {
         start(journal(), false);
@@ -114,9 +122,7 @@ class ConsoleTest {
     @Test
     void aPostWithoutTheFormsTokenIsRefusedAndChangesNothing() throws Exception {
         Path dir = journal();
-        start(dir, false);
-        String cookie = signIn();
-        desk(cookie, K_CRASH.substring(0, 12));
+        String cookie = signedInAtDesk(dir, K_CRASH.substring(0, 12));
         assertThat(post("/intent/" + K_CRASH + "/resolve", cookie, "applied=yes&note=checked&person=ann").statusCode())
                 .isEqualTo(403);
         assertThat(post("/intent/" + K_CRASH + "/resolve", cookie, "csrf=nope&applied=yes&note=checked&person=ann").statusCode())
@@ -139,9 +145,7 @@ class ConsoleTest {
     @Test
     void aVerdictFromThePageIsTheCliVerdictNamingThePerson() throws Exception {
         Path dir = journal();
-        start(dir, false);
-        String cookie = signIn();
-        desk(cookie, K_CRASH.substring(0, 12));
+        String cookie = signedInAtDesk(dir, K_CRASH.substring(0, 12));
         String page = get("/intent/" + K_CRASH, cookie).body();
         assertThat(page).contains("It applied", "It did not apply", "resolve " + K_CRASH + " --applied yes");
         // a note is required

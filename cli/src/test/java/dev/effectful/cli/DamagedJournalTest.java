@@ -1,5 +1,6 @@
 package dev.effectful.cli;
 
+import dev.effectful.testsupport.CycleFiles;
 import dev.effectful.cli.TestJournals.Run;
 import dev.effectful.core.journal.ChronicleJournal;
 import org.junit.jupiter.api.Test;
@@ -49,16 +50,6 @@ class DamagedJournalTest {
         }
     }
 
-    /** Where the records end: the last non-zero byte of the (pre-sized, zero-filled) cycle file. */
-    private static long usedBytes(Path file) throws Exception {
-        byte[] all = Files.readAllBytes(file);
-        int end = all.length;
-        while (end > 0 && all[end - 1] == 0) {
-            end--;
-        }
-        return end;
-    }
-
     private static void runAllBounded(Path dir) {
         for (String command : COMMANDS) {
             String[] args = Stream.concat(Stream.of("--dir", dir.toString()), Stream.of(command.split(" "))).toArray(String[]::new);
@@ -77,7 +68,7 @@ class DamagedJournalTest {
     void aTruncatedCycleFileNeverHangsOrThrows(double keep) throws Exception {
         Path dir = journalWithManyRecords();
         Path file = cycleFile(dir);
-        long used = usedBytes(file);
+        long used = CycleFiles.usedBytes(file);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength((long) (used * keep));
         }
@@ -89,7 +80,7 @@ class DamagedJournalTest {
         Path dir = journalWithManyRecords();
         Path file = cycleFile(dir);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.setLength(usedBytes(file) / 2);
+            raf.setLength(CycleFiles.usedBytes(file) / 2);
         }
         Run verify = TestJournals.cli("--dir", dir.toString(), "verify");
         assertThat(verify.code()).as(verify.err()).isEqualTo(1);
@@ -102,7 +93,7 @@ class DamagedJournalTest {
     void overwrittenBytesNeverHangOrThrow(int seed) throws Exception {
         Path dir = journalWithManyRecords();
         Path file = cycleFile(dir);
-        long used = usedBytes(file);
+        long used = CycleFiles.usedBytes(file);
         Random random = new Random(seed);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             for (int i = 0; i < 20; i++) {

@@ -55,6 +55,14 @@ class JournalCliTest {
         return nodes;
     }
 
+    /** A journal in {@code dir} holding one call of task t, ok after {@code durationMs}. */
+    private static void oneOkCall(Path dir, long durationMs) throws Exception {
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+            j.append(TestJournals.intent("t", "send", "send", K_OK, 1, TestJournals.T0, "{}"));
+            j.append(TestJournals.outcome("t", "send", "send", K_OK, 1, TestJournals.T0, "ok", "yes", "1", durationMs));
+        }
+    }
+
     @Test
     void tasksShowsOneAlignedLinePerTaskWithCounts() {
         Run r = cli("--dir", d, "tasks");
@@ -182,10 +190,7 @@ class JournalCliTest {
     @Test
     void unresolvedExitsZeroWhenNothingIsOpen() throws Exception {
         Path clean = tmp.resolve("clean");
-        try (ChronicleJournal j = ChronicleJournal.openWriter(clean, false, null, null)) {
-            j.append(TestJournals.intent("t", "send", "send", K_OK, 1, TestJournals.T0, "{}"));
-            j.append(TestJournals.outcome("t", "send", "send", K_OK, 1, TestJournals.T0, "ok", "yes", "1", 3L));
-        }
+        oneOkCall(clean, 3L);
         Run r = cli("--dir", clean.toString(), "unresolved");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("no unresolved intents");
@@ -349,10 +354,7 @@ class JournalCliTest {
     @Test
     void showPrintsAnOutcomeAtTheMomentItsAttemptEnded() throws Exception {
         Path slow = tmp.resolve("slow");
-        try (ChronicleJournal j = ChronicleJournal.openWriter(slow, false, null, null)) {
-            j.append(TestJournals.intent("t", "send", "send", K_OK, 1, TestJournals.T0, "{}"));
-            j.append(TestJournals.outcome("t", "send", "send", K_OK, 1, TestJournals.T0, "ok", "yes", "1", 61_000L));
-        }
+        oneOkCall(slow, 61_000L);
         String[] rows = cli("--dir", slow.toString(), "show", "t").out().split("\n");
         java.time.ZoneId zone = java.time.ZoneId.systemDefault();
         assertThat(rows[1]).startsWith(Times.human(TestJournals.T0, zone)).contains("intent");

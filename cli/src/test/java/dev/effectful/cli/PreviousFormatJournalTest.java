@@ -36,17 +36,9 @@ class PreviousFormatJournalTest {
     @Test
     void everyCommandPrintsTheSameForTheOldAndTheNewFormat() throws Exception {
         Path now = tmp.resolve("now");
-        Path before = tmp.resolve("before");
-        TestJournals.writeScenario(now);
-        write(before, PreviousFormatJournalTest::writePreviousFormat);
-        for (String[] command : new String[][] {{"tasks"}, {"show", "ord-1"}, {"show", K_OK}, {"unresolved"},
-                {"--json", "unresolved"}, {"--json", "tasks"}, {"verify"}, {"tail", "-n", "4"}}) {
-            Run a = cli(args(before, command));
-            Run b = cli(args(now, command));
-            assertThat(normal(a.out(), before)).as(String.join(" ", command)).isNotBlank()
-                    .isEqualTo(normal(b.out(), now));
-            assertThat(a.code()).isEqualTo(b.code());
-        }
+        Path before = samePrintsFor("before", PreviousFormatJournalTest::writePreviousFormat, now,
+                new String[][] {{"tasks"}, {"show", "ord-1"}, {"show", K_OK}, {"unresolved"}, {"--json", "unresolved"}, {"--json", "tasks"},
+                {"verify"}, {"tail", "-n", "4"}});
         List<ObjectNode> old = exported(before);
         List<ObjectNode> current = exported(now);
         assertThat(old).hasSize(10);
@@ -68,22 +60,33 @@ class PreviousFormatJournalTest {
     @Test
     void everyCommandPrintsTheSameForTheFirstIssue21FormatAndTheNewOne() throws Exception {
         Path now = tmp.resolve("now");
-        Path before = tmp.resolve("issue21-first");
+        Path before = samePrintsFor("issue21-first", PreviousFormatJournalTest::writeFirstIssue21Format, now,
+                new String[][] {{"tasks"},
+                {"show", "ord-1"}, {"show", K_OK}, {"unresolved"}, {"--json", "unresolved"}, {"--json", "tasks"},
+                {"verify"}, {"tail", "-n", "4"}, {"tail", "-n", "10"}, {"--json", "show", "ord-1"}});
+        List<ObjectNode> old = exported(before);
+        assertThat(old).hasSize(10);
+        // nothing differs at all: that format already left a dedup's pid and thread out
+        assertThat(exported(now)).isEqualTo(old);
+    }
+
+    /**
+     * The test scenario written in {@code now} by today's writer and in {@code tmp/format} by {@code writer}: each
+     * command prints the same for both (directory and ages aside), and ends the same. Returns the latter.
+     */
+    private Path samePrintsFor(String format, java.util.function.BiConsumer<JournalRecord, Wire> writer, Path now,
+                               String[][] commands) throws Exception {
+        Path before = tmp.resolve(format);
         TestJournals.writeScenario(now);
-        write(before, PreviousFormatJournalTest::writeFirstIssue21Format);
-        for (String[] command : new String[][] {{"tasks"}, {"show", "ord-1"}, {"show", K_OK}, {"unresolved"},
-                {"--json", "unresolved"}, {"--json", "tasks"}, {"verify"}, {"tail", "-n", "4"}, {"tail", "-n", "10"},
-                {"--json", "show", "ord-1"}}) {
+        write(before, writer);
+        for (String[] command : commands) {
             Run a = cli(args(before, command));
             Run b = cli(args(now, command));
             assertThat(normal(a.out(), before)).as(String.join(" ", command)).isNotBlank()
                     .isEqualTo(normal(b.out(), now));
             assertThat(a.code()).isEqualTo(b.code());
         }
-        List<ObjectNode> old = exported(before);
-        assertThat(old).hasSize(10);
-        // nothing differs at all: that format already left a dedup's pid and thread out
-        assertThat(exported(now)).isEqualTo(old);
+        return before;
     }
 
     private static void write(Path dir, java.util.function.BiConsumer<JournalRecord, Wire> writer) throws Exception {
@@ -153,6 +156,11 @@ class PreviousFormatJournalTest {
         text(w, 18, r.probe() == null ? null : r.probe().word());
         w.writeEventId(19).int64(r.pid());
         text(w, 20, r.thread());
+        tail(r, w, bytes, start);
+    }
+
+    /** What both earlier formats end with: duration, item, re-entry, then the checksums. */
+    private static void tail(JournalRecord r, Wire w, Bytes<?> bytes, long start) {
         number(w, 21, r.durationMs());
         text(w, 22, r.item());
         text(w, 25, r.reentry());
@@ -233,10 +241,7 @@ class PreviousFormatJournalTest {
             w.writeEventId(19).int64(r.pid());
             text(w, 20, r.thread());
         }
-        number(w, 21, r.durationMs());
-        text(w, 22, r.item());
-        text(w, 25, r.reentry());
-        checksums(r, w, bytes, start);
+        tail(r, w, bytes, start);
     }
 
     /** A closed word as its code: its position (from 1) among {@code words}, the format's table. */

@@ -7,6 +7,8 @@ import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.journal.ResolutionRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -127,67 +129,88 @@ class SimultaneousVerdictsTest {
         return r.message();
     }
 
+    /** One round of a race: its number and a fresh journal of the scenario. */
+    interface Round {
+        void run(int round, Path dir) throws Exception;
+    }
+
+    /** {@link #ROUNDS} rounds of a race, each on a fresh journal of the scenario in {@code tmp/<prefix>-<round>}. */
+    void rounds(String prefix, Round race) throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            race.run(round, journal(tmp.resolve(prefix + "-" + round)));
+        }
+    }
+
     static Callable<Answer> shell(Path dir, String... command) {
         List<String> args = new ArrayList<>(List.of("--dir", dir.toString()));
         args.addAll(List.of(command));
         return () -> Answer.of(TestJournals.cli(args.toArray(String[]::new)));
     }
 
-    @Test
-    void twoShellsApprovingAtOnceRecordOneApproval() throws Exception {
-        for (int round = 0; round < ROUNDS; round++) {
-            Path dir = journal(tmp.resolve("aa-" + round));
-            List<Answer> answers = together(shell(dir, "approve", K_APPROVAL, "--note", "ok", "--by", "ann"),
-                    shell(dir, "approve", K_APPROVAL, "--note", "fine", "--by", "bob"));
-            exactlyOne(round, dir, K_APPROVAL, RecordType.APPROVAL, answers, SimultaneousVerdictsTest::approver);
+    /** Two shells giving a verdict on one intent at the same moment, and the one record that must result. */
+    record ShellRace(String name, String dirPrefix, String[] first, String[] second, String key, RecordType type,
+                     java.util.function.Function<JournalRecord, String> standsAs) {
+        @Override
+        public String toString() {
+            return name;
         }
     }
 
-    @Test
-    void anApprovalAndADenialAtOnceRecordOneVerdict() throws Exception {
-        for (int round = 0; round < ROUNDS; round++) {
-            Path dir = journal(tmp.resolve("ad-" + round));
-            List<Answer> answers = together(shell(dir, "approve", K_APPROVAL, "--note", "ok", "--by", "ann"),
-                    shell(dir, "deny", K_APPROVAL, "--note", "too much", "--by", "bob"));
-            exactlyOne(round, dir, K_APPROVAL, RecordType.APPROVAL, answers, SimultaneousVerdictsTest::approver);
-        }
+    static Stream<ShellRace> shellRaces() {
+        return Stream.of(
+                new ShellRace("two shells approving at once record one approval", "aa",
+                        new String[] {"approve", K_APPROVAL, "--note", "ok", "--by", "ann"},
+                        new String[] {"approve", K_APPROVAL, "--note", "fine", "--by", "bob"},
+                        K_APPROVAL, RecordType.APPROVAL, SimultaneousVerdictsTest::approver),
+                new ShellRace("an approval and a denial at once record one verdict", "ad",
+                        new String[] {"approve", K_APPROVAL, "--note", "ok", "--by", "ann"},
+                        new String[] {"deny", K_APPROVAL, "--note", "too much", "--by", "bob"},
+                        K_APPROVAL, RecordType.APPROVAL, SimultaneousVerdictsTest::approver),
+                new ShellRace("two shells resolving at once record one resolution", "rr",
+                        new String[] {"resolve", K_CRASH, "--applied", "yes", "--note", "in the shop"},
+                        new String[] {"resolve", K_CRASH, "--applied", "no", "--note", "not in the shop"},
+                        K_CRASH, RecordType.RESOLUTION, SimultaneousVerdictsTest::resolver));
     }
 
-    @Test
-    void twoShellsResolvingAtOnceRecordOneResolution() throws Exception {
-        for (int round = 0; round < ROUNDS; round++) {
-            Path dir = journal(tmp.resolve("rr-" + round));
-            List<Answer> answers = together(shell(dir, "resolve", K_CRASH, "--applied", "yes", "--note", "in the shop"),
-                    shell(dir, "resolve", K_CRASH, "--applied", "no", "--note", "not in the shop"));
-            exactlyOne(round, dir, K_CRASH, RecordType.RESOLUTION, answers, SimultaneousVerdictsTest::resolver);
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shellRaces")
+    void twoShellsAtOnceRecordOneVerdict(ShellRace race) throws Exception {
+        rounds(race.dirPrefix(), (round, dir) -> {
+            List<Answer> answers = together(shell(dir, race.first()), shell(dir, race.second()));
+            exactlyOne(round, dir, race.key(), race.type(), answers, race.standsAs());
+        });
+    }
+
+    /** A console tab signed in at the desk, an intent's page open: the session's cookie and the page's form token. */
+    record Tab(String cookie, String csrf) {
+        static Tab open(TestConsole console, String key) throws Exception {
+            String cookie = console.signIn();
+            console.desk(cookie, "refund");
+            return new Tab(cookie, TestConsole.csrf(console.get("/intent/" + key, cookie).body()));
         }
     }
 
     @Test
     void twoConsoleTabsPostingAtOnceRecordOneVerdict() throws Exception {
-        for (int round = 0; round < ROUNDS; round++) {
-            Path dir = journal(tmp.resolve("tabs-" + round));
+        rounds("tabs", (round, dir) -> {
             try (TestConsole console = TestConsole.start(dir, false)) {
-                String cookie = console.signIn();
-                console.desk(cookie, "refund");
-                String csrf = TestConsole.csrf(console.get("/intent/" + K_APPROVAL, cookie).body());
+                Tab tab = Tab.open(console, K_APPROVAL);
                 String path = "/intent/" + K_APPROVAL;
                 List<Answer> answers = together(
-                        () -> Answer.of(console.post(path + "/approve", cookie, "csrf=" + csrf + "&note=ok&person=Ann")),
-                        () -> Answer.of(console.post(path + "/deny", cookie, "csrf=" + csrf + "&note=no&person=Bob")));
+                        () -> Answer.of(console.post(path + "/approve", tab.cookie(), "csrf=" + tab.csrf() + "&note=ok&person=Ann")),
+                        () -> Answer.of(console.post(path + "/deny", tab.cookie(), "csrf=" + tab.csrf() + "&note=no&person=Bob")));
                 exactlyOne(round, dir, K_APPROVAL, RecordType.APPROVAL, answers, SimultaneousVerdictsTest::approver);
             }
-        }
+        });
     }
 
     @Test
     void aConsoleTabAndAShellAtOnceRecordOneVerdict() throws Exception {
-        for (int round = 0; round < ROUNDS; round++) {
-            Path dir = journal(tmp.resolve("mixed-" + round));
+        rounds("mixed", (round, dir) -> {
             try (TestConsole console = TestConsole.start(dir, false)) {
-                String cookie = console.signIn();
-                console.desk(cookie, "refund");
-                String csrf = TestConsole.csrf(console.get("/intent/" + K_CRASH, cookie).body());
+                Tab tab = Tab.open(console, K_CRASH);
+                String cookie = tab.cookie();
+                String csrf = tab.csrf();
                 List<Answer> resolved = together(
                         () -> Answer.of(console.post("/intent/" + K_CRASH + "/resolve", cookie, "csrf=" + csrf
                                 + "&applied=yes&note=in+the+shop&person=Ann")),
@@ -199,6 +222,6 @@ class SimultaneousVerdictsTest {
                         shell(dir, "approve", K_APPROVAL, "--note", "fine", "--by", "bob"));
                 exactlyOne(round, dir, K_APPROVAL, RecordType.APPROVAL, approved, SimultaneousVerdictsTest::approver);
             }
-        }
+        });
     }
 }

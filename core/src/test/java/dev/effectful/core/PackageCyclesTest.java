@@ -1,11 +1,7 @@
 package dev.effectful.core;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import dev.effectful.testsupport.PackageCycles;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * Every package imports the others one way only: the core module's packages (journal, reentry, keys, values, json, store, config, log). A cycle would
@@ -16,13 +12,7 @@ class PackageCyclesTest {
 
     @Test
     void packagesAreFreeOfCycles() {
-        // the main classes of this module and of the reactor modules it compiles against, not their tests
-        // and not the libraries in jars
-        JavaClasses classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages("dev.effectful");
-        // (**) captures the whole package name: each package is its own slice
-        slices().matching("dev.effectful.(**)").should().beFreeOfCycles().check(classes);
+        // this module's classes and those of the reactor modules it compiles against, under one root
+        PackageCycles.assertFreeOfCycles("dev.effectful");
     }
 }

@@ -19,8 +19,6 @@ class BugClassesTest {
     @RegisterExtension
     final EffectfulKit kit = new EffectfulKit();
 
-    private static final String ERROR_200 = "{\"status\":\"failed\",\"error\":\"mailbox full\"}";
-
     @Test
     void aReadToolThatSendsFailsNamingTheKindToDeclare() {
         Receivers.Mailbox box = new Receivers.Mailbox();
@@ -31,64 +29,36 @@ class BugClassesTest {
                 .faultsAt(svc)
                 .run();
 
-        Verdict read = report.verdict(Check.DUPLICATE_DELIVERY).orElseThrow();
-        assertThat(read.failed()).isTrue();
+        Verdict read = MailScenario.failed(report, Check.DUPLICATE_DELIVERY);
         assertThat(read.tool()).isEqualTo("ReadThatSends.orderStatus");
         assertThat(read.happened()).contains("2 effect(s) at the receiver").contains("POST /emails");
         assertThat(read.change()).contains("declare it SEND/CREATE/..., or make it read only");
-        assertThat(report.failures()).extracting(Verdict::check).containsExactly(Check.DUPLICATE_DELIVERY);
+        MailScenario.failedOnly(report, Check.DUPLICATE_DELIVERY);
     }
 
     @Test
     void anOutcomeThatDeniesALandedEffectFailsNamingTheOverride() {
-        Receivers.Mailbox box = new Receivers.Mailbox();
-        FakeHttpService svc = kit.httpService(box).errorAnswer(ERROR_200);
-        Report report = kit.tool(BrokenMailTools.DeniesLostAnswer.class,
-                        () -> new BrokenMailTools.DeniesLostAnswer(svc.uri()))
-                .call(t -> t.sendEmail("order-7741", "Your order 7741 has shipped."))
-                .rephrased(t -> t.sendEmail("order-7741", "Good news: order 7741 is on its way!"))
-                .effects(box::count)
-                .faultsAt(svc)
-                .run();
-
-        Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
-        assertThat(kill.failed()).isTrue();
+        Verdict kill = MailScenario.failsOnly(kit, BrokenMailTools.DeniesLostAnswer.class,
+                BrokenMailTools.DeniesLostAnswer::new, Check.KILL_MID_CALL);
         assertThat(kill.happened()).contains("the effect landed (1) and the connection dropped, the process alive")
                 .contains("retryable/effect no");
         assertThat(kill.change()).contains("retryableOn UncheckedIOException")
                 .contains("don't declare this exception retryableOn/permanentOn, or let it through as unknown");
-        assertThat(report.failures()).extracting(Verdict::check).containsExactly(Check.KILL_MID_CALL);
     }
 
     @Test
     void aBodyThatOutlivesItsDeadlineFailsNamingTheInterrupt() {
-        Receivers.Mailbox box = new Receivers.Mailbox();
-        FakeHttpService svc = kit.httpService(box).errorAnswer(ERROR_200);
-        Report report = kit.tool(BrokenMailTools.SwallowsInterrupt.class,
-                        () -> new BrokenMailTools.SwallowsInterrupt(svc.uri()))
-                .call(t -> t.sendEmail("order-7741", "Your order 7741 has shipped."))
-                .rephrased(t -> t.sendEmail("order-7741", "Good news: order 7741 is on its way!"))
-                .effects(box::count)
-                .faultsAt(svc)
-                .run();
-
-        Verdict slow = report.verdict(Check.SLOW_SUCCESS).orElseThrow();
-        assertThat(slow.failed()).isTrue();
+        Verdict slow = MailScenario.failsOnly(kit, BrokenMailTools.SwallowsInterrupt.class,
+                BrokenMailTools.SwallowsInterrupt::new, Check.SLOW_SUCCESS);
         assertThat(slow.happened()).containsPattern("a body ended \\d+ ms after its deadline");
         assertThat(slow.change()).contains("let InterruptedException end the body, or check Thread.interrupted()");
-        assertThat(report.failures()).extracting(Verdict::check).containsExactly(Check.SLOW_SUCCESS);
     }
 
     @Test
     void aCreateProtectedOnlyByItsKeyHeaderPassesJudgedByTheKeysTheServiceSaw() {
         Receivers.Orders orders = new Receivers.Orders(true);
         FakeHttpService shop = kit.httpService(orders).errorAnswer("{\"error\":\"card_declined\"}");
-        Report report = kit.tool(OrderTools.class, () -> new OrderTools(shop.uri()))
-                .call(t -> t.createOrder("cust-42", "2 books, gift wrapped"))
-                .rephrased(t -> t.createOrder("cust-42", "two books (gift wrap please)"))
-                .effects(orders::count)
-                .faultsAt(shop)
-                .run();
+        Report report = createOrders(orders, shop);
 
         report.assertPassed();
         Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
@@ -104,17 +74,21 @@ class BugClassesTest {
     void aKeyHeaderCreateAgainstAServiceThatIgnoresTheKeyFailsSayingSo() {
         Receivers.Orders orders = new Receivers.Orders(false);
         FakeHttpService shop = kit.httpService(orders);
-        Report report = kit.tool(OrderTools.class, () -> new OrderTools(shop.uri()))
+        Report report = createOrders(orders, shop);
+
+        Verdict kill = MailScenario.failed(report, Check.KILL_MID_CALL);
+        assertThat(kill.happened()).contains("2 effect(s) in all");
+        assertThat(kill.change()).contains("does not deduplicate on Idempotency-Key");
+        assertThat(List.copyOf(orders.keysSeen)).doesNotContain("null");
+    }
+
+    /** Every check of the kit on {@link OrderTools} against {@code shop}: an order for cust-42, then in other words. */
+    private Report createOrders(Receivers.Orders orders, FakeHttpService shop) {
+        return kit.tool(OrderTools.class, () -> new OrderTools(shop.uri()))
                 .call(t -> t.createOrder("cust-42", "2 books, gift wrapped"))
                 .rephrased(t -> t.createOrder("cust-42", "two books (gift wrap please)"))
                 .effects(orders::count)
                 .faultsAt(shop)
                 .run();
-
-        Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
-        assertThat(kill.failed()).isTrue();
-        assertThat(kill.happened()).contains("2 effect(s) in all");
-        assertThat(kill.change()).contains("does not deduplicate on Idempotency-Key");
-        assertThat(List.copyOf(orders.keysSeen)).doesNotContain("null");
     }
 }

@@ -23,39 +23,30 @@ class SixFailuresTest {
     @RegisterExtension
     final EffectfulKit kit = new EffectfulKit();
 
-    private static final String ERROR_200 = "{\"status\":\"failed\",\"error\":\"mailbox full\"}";
-
     private <T> Report mail(Class<T> type, Function<URI, T> make, Receivers.Mailbox box) {
-        FakeHttpService svc = kit.httpService(box).errorAnswer(ERROR_200);
-        return kit.tool(type, () -> make.apply(svc.uri()))
-                .call(t -> send(t, "Your order 7741 has shipped."))
-                .rephrased(t -> send(t, "Good news: order 7741 is on its way!"))
-                .effects(box::count)
-                .faultsAt(svc)
-                .run();
+        return MailScenario.mail(kit, type, make, box);
     }
 
-    private static Object send(Object tool, String text) throws Exception {
-        try {
-            return tool.getClass().getMethod("sendEmail", String.class, String.class).invoke(tool, "order-7741", text);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw (Exception) e.getCause();
-        }
+    /** What a batch tool writes: three rows, the second of which the sheet refuses. */
+    interface RowsCall<T> {
+        Object write(T tool, List<RowTools.Row> rows) throws Exception;
+    }
+
+    private <T> Report rows(Class<T> type, Function<URI, T> make, RowsCall<T> write) {
+        Receivers.Sheet sheet = new Receivers.Sheet();
+        FakeHttpService svc = kit.httpService(sheet);
+        List<RowTools.Row> rows = List.of(new RowTools.Row("r1", "a"), new RowTools.Row("bad-2", "b"),
+                new RowTools.Row("r3", "c"));
+        return kit.tool(type, () -> make.apply(svc.uri()))
+                .batch(t -> write.write(t, rows), "bad-2")
+                .effects(sheet::count)
+                .faultsAt(svc)
+                .run();
     }
 
     @Test
     void aCorrectSendToolPassesAllSixThatApplyInUnderTenSeconds() {
-        Receivers.Mailbox box = new Receivers.Mailbox();
-        FakeHttpService svc = kit.httpService(box).errorAnswer(ERROR_200);
-        Report report = kit.tool(MailTools.class, () -> new MailTools(svc.uri()))
-                .call(t -> t.sendEmail("order-7741", "Your order 7741 has shipped."))
-                .rephrased(t -> t.sendEmail("order-7741", "Good news: order 7741 is on its way!"))
-                .effects(box::count)
-                .faultsAt(svc)
-                .run();
+        Report report = mail(MailTools.class, MailTools::new, new Receivers.Mailbox());
 
         report.assertPassed();
         assertThat(report.verdicts()).extracting(Verdict::check).contains(Check.KILL_MID_CALL,
@@ -68,8 +59,7 @@ class SixFailuresTest {
     void aSendWithoutAProbeFailsTheKillCheckNamingTheProbeToAdd() {
         Report report = mail(BrokenMailTools.NoProbe.class, BrokenMailTools.NoProbe::new, new Receivers.Mailbox());
 
-        Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
-        assertThat(kill.failed()).isTrue();
+        Verdict kill = MailScenario.failed(report, Check.KILL_MID_CALL);
         assertThat(kill.tool()).isEqualTo("NoProbe.sendEmail");
         assertThat(kill.happened()).contains("held for a person").contains("1 effect(s) in all");
         assertThat(kill.change()).contains("add probe = \"findSendEmail\"");
@@ -80,8 +70,7 @@ class SixFailuresTest {
     void aProbeThatNeverFindsFailsTheKillCheckWithTwoEffects() {
         Report report = mail(BrokenMailTools.BlindProbe.class, BrokenMailTools.BlindProbe::new, new Receivers.Mailbox());
 
-        Verdict kill = report.verdict(Check.KILL_MID_CALL).orElseThrow();
-        assertThat(kill.failed()).isTrue();
+        Verdict kill = MailScenario.failed(report, Check.KILL_MID_CALL);
         assertThat(kill.happened()).contains("probe absent").contains("2 effect(s) in all");
         assertThat(kill.change()).contains("probe findEmail answered absent");
         assertThat(report.failures()).anySatisfy(v -> assertThat(v.happened())
@@ -92,8 +81,7 @@ class SixFailuresTest {
     void aKeyBuiltFromTheMessageTextFailsDuplicateDelivery() {
         Report report = mail(BrokenMailTools.TextKeyed.class, BrokenMailTools.TextKeyed::new, new Receivers.Mailbox());
 
-        Verdict dup = report.verdict(Check.DUPLICATE_DELIVERY).orElseThrow();
-        assertThat(dup.failed()).isTrue();
+        Verdict dup = MailScenario.failed(report, Check.DUPLICATE_DELIVERY);
         assertThat(dup.tool()).isEqualTo("TextKeyed.sendEmail");
         assertThat(dup.happened()).contains("2 effect(s)");
         assertThat(dup.change()).contains("built from [text]");
@@ -102,38 +90,23 @@ class SixFailuresTest {
 
     @Test
     void aToolWithoutACheckFailsTheErrorIn200Check() {
-        Report report = mail(BrokenMailTools.Unchecked.class, BrokenMailTools.Unchecked::new, new Receivers.Mailbox());
-
-        Verdict err = report.verdict(Check.ERROR_IN_SUCCESS).orElseThrow();
-        assertThat(err.failed()).isTrue();
+        Verdict err = MailScenario.failsOnly(kit, BrokenMailTools.Unchecked.class,
+                BrokenMailTools.Unchecked::new, Check.ERROR_IN_SUCCESS);
         assertThat(err.happened()).contains("ok, returned").contains("mailbox full");
         assertThat(err.change()).contains("add check = \"checkSendEmail\"");
-        assertThat(report.failures()).extracting(Verdict::check).containsExactly(Check.ERROR_IN_SUCCESS);
     }
 
     @Test
     void aToolThatIgnoresRetryAfterFailsTheRateLimitCheck() {
-        Report report = mail(BrokenMailTools.IgnoresRetryAfter.class, BrokenMailTools.IgnoresRetryAfter::new,
-                new Receivers.Mailbox());
-
-        Verdict rate = report.verdict(Check.RATE_LIMIT).orElseThrow();
-        assertThat(rate.failed()).isTrue();
+        Verdict rate = MailScenario.failsOnly(kit, BrokenMailTools.IgnoresRetryAfter.class,
+                BrokenMailTools.IgnoresRetryAfter::new, Check.RATE_LIMIT);
         assertThat(rate.happened()).contains("after 2 request(s)");
         assertThat(rate.change()).contains("called the receiver again right after the 429");
-        assertThat(report.failures()).extracting(Verdict::check).containsExactly(Check.RATE_LIMIT);
     }
 
     @Test
     void aCorrectBatchReportsPerItemAndRetriesOnlyTheRest() {
-        Receivers.Sheet sheet = new Receivers.Sheet();
-        FakeHttpService svc = kit.httpService(sheet);
-        List<RowTools.Row> rows = List.of(new RowTools.Row("r1", "a"), new RowTools.Row("bad-2", "b"),
-                new RowTools.Row("r3", "c"));
-        Report report = kit.tool(RowTools.PerItem.class, () -> new RowTools.PerItem(svc.uri()))
-                .batch(t -> t.writeRows("sheet-1", rows), "bad-2")
-                .effects(sheet::count)
-                .faultsAt(svc)
-                .run();
+        Report report = rows(RowTools.PerItem.class, RowTools.PerItem::new, (t, rows) -> t.writeRows("sheet-1", rows));
 
         report.assertPassed();
         assertThat(report.verdict(Check.PARTIAL_BATCH).orElseThrow().happened())
@@ -142,18 +115,10 @@ class SixFailuresTest {
 
     @Test
     void aBatchWithOneOutcomeForAllItemsFailsThePartialBatchCheck() {
-        Receivers.Sheet sheet = new Receivers.Sheet();
-        FakeHttpService svc = kit.httpService(sheet);
-        List<RowTools.Row> rows = List.of(new RowTools.Row("r1", "a"), new RowTools.Row("bad-2", "b"),
-                new RowTools.Row("r3", "c"));
-        Report report = kit.tool(RowTools.OneOutcome.class, () -> new RowTools.OneOutcome(svc.uri()))
-                .batch(t -> t.writeRows("sheet-1", rows), "bad-2")
-                .effects(sheet::count)
-                .faultsAt(svc)
-                .run();
+        Report report = rows(RowTools.OneOutcome.class, RowTools.OneOutcome::new,
+                (t, rows) -> t.writeRows("sheet-1", rows));
 
-        Verdict batch = report.verdict(Check.PARTIAL_BATCH).orElseThrow();
-        assertThat(batch.failed()).isTrue();
+        Verdict batch = MailScenario.failed(report, Check.PARTIAL_BATCH);
         assertThat(batch.tool()).isEqualTo("OneOutcome.writeRows");
         assertThat(batch.change()).contains("reported one outcome for all its items");
     }

@@ -6,13 +6,8 @@ import dev.effectful.agent.e2e.apps.ApprovalApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,53 +19,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rephrased retry runs the body once and the next rephrasing gets the stored result; denied, every call
  * is refused for good with the person's note; with no verdict in time, it expires.
  */
-class ApprovalIT {
+class ApprovalIT extends ForkedJvmTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    Path tmp;
-
-    /** One writer JVM, stepped through control files; {@code kill9} and a new one on the same journal is a restart. */
-    private final class Writer implements AutoCloseable {
-        final ForkedApp app;
-        final Path ctl;
-        int step;
-
-        Writer(Path journal, EffectLedger ledger, String name, String... sysprops) throws Exception {
-            ctl = Files.createDirectories(tmp.resolve("ctl-" + name));
-            ForkedApp f = ForkedApp.jdk(Jdk.current()).main(ApprovalApp.class)
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
-                    .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"));
-            for (int i = 0; i + 1 < sysprops.length; i += 2) {
-                f = f.sysprop(sysprops[i], sysprops[i + 1]);
-            }
-            app = f.start(tmp.resolve("logs-" + name));
+    /** One writer JVM, stepped through control files; closing it is a kill -9, and a new one on the same journal a restart. */
+    private SteppedApp writer(Path journal, EffectLedger ledger, String name, String... sysprops) throws Exception {
+        ControlFiles ctl = ControlFiles.create(tmp.resolve("ctl-" + name));
+        ForkedApp f = ForkedApp.jdk(Jdk.current()).main(ApprovalApp.class)
+                .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
+                .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"));
+        for (int i = 0; i + 1 < sysprops.length; i += 2) {
+            f = f.sysprop(sysprops[i], sysprops[i + 1]);
         }
+        return new SteppedApp(f.start(tmp.resolve("logs-" + name)), ctl);
+    }
 
-        String run(String command) throws Exception {
-            step++;
-            Path part = ctl.resolve(step + ".tmp");
-            Files.writeString(part, command, StandardCharsets.UTF_8);
-            Files.move(part, ctl.resolve(Integer.toString(step)), StandardCopyOption.ATOMIC_MOVE);
-            String prefix = "RESULT s" + step + " ";
-            return app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
-        }
-
-        JsonNode refused(String command) throws Exception {
-            String answer = run(command);
-            assertThat(answer).as("refused, not run").startsWith("THROWN ");
-            return JSON.readTree(answer.substring("THROWN ".length()));
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                app.kill9();
-            } catch (AssertionError alreadyGone) {
-                // ended by itself
-            }
-        }
+    /** The writer asked {@code command}: refused, told to wait for a person's approval. Its outcome. */
+    private static JsonNode waiting(SteppedApp w, String command) throws Exception {
+        JsonNode o = w.refused(command);
+        assertWaiting(o);
+        return o;
     }
 
     private static void assertWaiting(JsonNode o) {
@@ -90,12 +59,10 @@ class ApprovalIT {
         Path journal = tmp.resolve("journal");
         String key;
         try (EffectLedger ledger = new EffectLedger()) {
-            try (Writer first = new Writer(journal, ledger, "first")) {
-                JsonNode asked = first.refused("charge o1 please charge 40 EUR");
-                assertWaiting(asked);
+            try (SteppedApp first = writer(journal, ledger, "first")) {
+                JsonNode asked = waiting(first, "charge o1 please charge 40 EUR");
                 key = asked.get("intent_key").asText();
-                JsonNode rephrased = first.refused("charge o1 charge the customer forty euros");
-                assertWaiting(rephrased);
+                JsonNode rephrased = waiting(first, "charge o1 charge the customer forty euros");
                 assertThat(rephrased.get("intent_key").asText()).isEqualTo(key);
                 assertThat(rephrased.get("message").asText()).contains("still pending");
 
@@ -113,11 +80,11 @@ class ApprovalIT {
                 CliRun unresolved = CliRun.journal(journal, "unresolved");
                 assertThat(unresolved.exitCode()).as("an approval is not an unknown effect").isZero();
                 assertThat(unresolved.stdout()).contains("Awaiting approval (1)", key.substring(0, 8));
-                first.app.kill9();
+                first.app().kill9();
             }
             assertThat(ofKey(journal, key, RecordType.APPROVAL_REQUESTED)).as("one request").hasSize(1);
 
-            try (Writer second = new Writer(journal, ledger, "second")) {
+            try (SteppedApp second = writer(journal, ledger, "second")) {
                 assertWaiting(second.refused("charge o1 retrying after the restart"));
                 assertThat(ofKey(journal, key, RecordType.APPROVAL_REQUESTED)).as("still one request after a restart")
                         .hasSize(1);
@@ -125,8 +92,8 @@ class ApprovalIT {
                         "--by", "Bob");
                 assertThat(approve.exitCode()).as(approve.toString()).isZero();
                 assertThat(approve.stdout()).contains("approved " + key, "recorded by the running writer (pid "
-                        + second.app.pid() + ")");
-                second.app.kill9();
+                        + second.app().pid() + ")");
+                second.app().kill9();
             }
             List<JournalRecord> verdicts = ofKey(journal, key, RecordType.APPROVAL);
             assertThat(verdicts).hasSize(1);
@@ -136,7 +103,7 @@ class ApprovalIT {
             assertThat(verdicts.get(0).started()).as("when").isPositive();
             assertThat(ledger.effects("charge", "o1")).as("nothing ran before the approval").isZero();
 
-            try (Writer third = new Writer(journal, ledger, "third")) {
+            try (SteppedApp third = writer(journal, ledger, "third")) {
                 assertThat(third.run("charge o1 third wording of the same charge")).isEqualTo("done:charge:o1");
                 assertThat(third.run("charge o1 fourth wording")).as("the stored result").isEqualTo("done:charge:o1");
                 assertThat(ledger.effects("charge", "o1")).as("the body ran once").isEqualTo(1);
@@ -149,16 +116,16 @@ class ApprovalIT {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
             String key;
-            try (Writer w = new Writer(journal, ledger, "before")) {
+            try (SteppedApp w = writer(journal, ledger, "before")) {
                 key = w.refused("charge o5 charge it").get("intent_key").asText();
-                w.app.kill9();
+                w.app().kill9();
             }
             CliRun approve = CliRun.journal(journal, "approve", key, "--note", "checked offline");
             assertThat(approve.exitCode()).as(approve.toString()).isZero();
             assertThat(approve.stdout()).contains("approved " + key).doesNotContain("running writer");
             JournalRecord verdict = ofKey(journal, key, RecordType.APPROVAL).get(0);
             assertThat(verdict.thread()).isEqualTo("journal-cli");
-            try (Writer w = new Writer(journal, ledger, "after")) {
+            try (SteppedApp w = writer(journal, ledger, "after")) {
                 assertThat(w.run("charge o5 charge it")).isEqualTo("done:charge:o5");
                 assertThat(ledger.effects("charge", "o5")).isEqualTo(1);
             }
@@ -168,7 +135,7 @@ class ApprovalIT {
     @Test
     void twoThreadsAskingForTheSameIntentCreateOneRequest() throws Exception {
         Path journal = tmp.resolve("journal");
-        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger, "w")) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp w = writer(journal, ledger, "w")) {
             String both = w.run("twothreads o2");
             int b = both.indexOf(" B THROWN ");
             assertThat(both).as(both).startsWith("A THROWN ");
@@ -186,13 +153,11 @@ class ApprovalIT {
 
     @Test
     void aDenialIsPermanentWithThePersonsNoteAndConfigurationAsksForApprovalByToolName() throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger();
-             Writer w = new Writer(journal, ledger, "w", "effectful.approval", "refund")) {
-            JsonNode asked = w.refused("refund o3 refund the whole order");
-            assertWaiting(asked);
+             SteppedApp w = writer(journal(), ledger, "w", "effectful.approval", "refund")) {
+            JsonNode asked = waiting(w, "refund o3 refund the whole order");
             String key = asked.get("intent_key").asText();
-            CliRun deny = CliRun.journal(journal, "deny", key, "--note", "customer already refunded by phone");
+            CliRun deny = CliRun.journal(journal(), "deny", key, "--note", "customer already refunded by phone");
             assertThat(deny.exitCode()).as(deny.toString()).isZero();
             for (String memo : List.of("refund o3 please refund", "refund o3 refund again, different words")) {
                 JsonNode denied = w.refused(memo);
@@ -201,24 +166,22 @@ class ApprovalIT {
                 assertThat(denied.get("message").asText()).contains("denied", "customer already refunded by phone");
             }
             assertThat(ledger.effects("refund", "o3")).isZero();
-            JournalRecord verdict = ofKey(journal, key, RecordType.APPROVAL).get(0);
+            JournalRecord verdict = ofKey(journal(), key, RecordType.APPROVAL).get(0);
             assertThat(verdict.verdict()).isEqualTo("denied");
             assertThat(verdict.by()).isEqualTo(System.getProperty("user.name"));
-            CliRun again = CliRun.journal(journal, "approve", key, "--note", "changed my mind");
+            CliRun again = CliRun.journal(journal(), "approve", key, "--note", "changed my mind");
             assertThat(again.exitCode()).as("a verdict is final").isEqualTo(4);
         }
     }
 
     @Test
     void aRequestWithoutAVerdictExpiresAndSaysSo() throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger();
-             Writer w = new Writer(journal, ledger, "w", "effectful.approval.timeout", "2s")) {
-            JsonNode asked = w.refused("charge o4 charge it");
-            assertWaiting(asked);
+             SteppedApp w = writer(journal(), ledger, "w", "effectful.approval.timeout", "2s")) {
+            JsonNode asked = waiting(w, "charge o4 charge it");
             assertThat(asked.get("retry_after_s").asLong()).as("never past the expiry").isLessThanOrEqualTo(2);
             String key = asked.get("intent_key").asText();
-            long requested = ofKey(journal, key, RecordType.APPROVAL_REQUESTED).get(0).started();
+            long requested = ofKey(journal(), key, RecordType.APPROVAL_REQUESTED).get(0).started();
             // the expiry is a time: wait it out, bounded, then ask again
             while (System.currentTimeMillis() < requested + 2_000) {
                 Thread.sleep(50);
@@ -230,7 +193,7 @@ class ApprovalIT {
             JsonNode still = w.refused("charge o4 once more");
             assertThat(still.get("outcome").asText()).isEqualTo("permanent");
             assertThat(still.get("message").asText()).contains("expired");
-            List<JournalRecord> verdicts = ofKey(journal, key, RecordType.APPROVAL);
+            List<JournalRecord> verdicts = ofKey(journal(), key, RecordType.APPROVAL);
             assertThat(verdicts).hasSize(1);
             assertThat(verdicts.get(0).verdict()).isEqualTo("expired");
             assertThat(ledger.effects("charge", "o4")).isZero();

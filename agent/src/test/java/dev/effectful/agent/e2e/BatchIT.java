@@ -5,7 +5,6 @@ import dev.effectful.agent.e2e.apps.BatchApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,17 +18,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue 9: per-item outcomes, and a retry scoped to the items that did not land. Issue 15: a body
  * that throws part-way never has its written rows called "not applied" nor its untried rows refused.
  */
-class BatchIT {
+class BatchIT extends ForkedJvmTest {
 
-    @TempDir
-    Path tmp;
+    /** {@link BatchApp} in {@code mode}, its journal the test's, its effects in {@code ledger}. */
+    private ForkedApp batchApp(EffectLedger ledger, String mode) {
+        return ForkedApp.jdk(Jdk.current()).main(BatchApp.class, mode)
+                .sysprop("effectful.journal.dir", journal()).sysprop("ledger", ledger.url());
+    }
 
     @Test
     void fortyRowsOneInvalidOneTimedOutThenAScopedRetry() throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            ForkedApp app = ForkedApp.jdk(Jdk.current()).main(BatchApp.class, "twice")
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url())
+            ForkedApp app = batchApp(ledger, "twice")
                     .sysprop("rows", 40).sysprop("invalidAt", 13).sysprop("hangAt", 14).sysprop("hangRows", true)
                     .run(tmp.resolve("logs"), Duration.ofSeconds(90));
             Map<String, String> r = app.results();
@@ -46,7 +46,7 @@ class BatchIT {
             for (int i = 1; i <= 40; i++) {
                 assertThat(ledger.effects("row", "sheet-1:row_" + i)).as("row_" + i).isEqualTo(i == 13 ? 0 : 1);
             }
-            JournalContents j = JournalContents.of(journal);
+            JournalContents j = JournalContents.of(journal());
             assertThat(j.where(x -> x.type() == RecordType.PROBE && "row_14".equals(x.item())))
                     .extracting(JournalRecord::probe).containsExactly(ProbeResult.FOUND);
             assertThat(j.where(x -> x.type() == RecordType.INTENT)).as("one intent per row sent, none for the retry").hasSize(40)
@@ -56,10 +56,8 @@ class BatchIT {
 
     @Test
     void aBatchKilledHalfWayAppliesEachItemExactlyOnceAfterResuming() throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            ForkedApp first = ForkedApp.jdk(Jdk.current()).main(BatchApp.class, "once")
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url())
+            ForkedApp first = batchApp(ledger, "once")
                     .sysprop("rows", 20).sysprop("hangAt", 11).sysprop("hangRows", true).sysprop("hangMillis", 60_000)
                     .start(tmp.resolve("logs"));
             long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -69,8 +67,8 @@ class BatchIT {
             assertThat(ledger.effects("row", "sheet-1:row_11")).as("row 11 applied before the kill").isEqualTo(1);
             first.kill9();
 
-            ForkedApp second = ForkedApp.jdk(Jdk.current()).main(BatchApp.class, "once")
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("rows", 20)
+            ForkedApp second = batchApp(ledger, "once")
+                    .sysprop("rows", 20)
                     .run(tmp.resolve("logs"), Duration.ofSeconds(60));
             assertThat(second.results().get("only")).contains("\"outcome\":\"ok\"", "\"effect_applied\":\"yes\"",
                     "20 of 20 rows written");
@@ -104,7 +102,7 @@ class BatchIT {
     void aBodyThatThrowsPartWayWithAProbeLeavesEveryRowWrittenOnce(String failWith, boolean named) throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            Map<String, String> r = throwingApp(journal, ledger, failWith, named, true);
+            Map<String, String> r = throwingApp(ledger, failWith, named, true);
 
             String first = r.get("first");
             assertThat(first).as("the exception's class says nothing about rows sent before it")
@@ -141,7 +139,7 @@ class BatchIT {
     void aBodyThatThrowsPartWayWithoutAProbeHoldsTheRowsItDidNotName(String failWith) throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            Map<String, String> r = throwingApp(journal, ledger, failWith, true, false);
+            Map<String, String> r = throwingApp(ledger, failWith, true, false);
 
             assertThat(r.get("first")).contains("\"outcome\":\"unknown\"", "\"effect_applied\":\"partial\"",
                     "{\"id\":\"row_12\",\"applied\":\"yes\"}", "{\"id\":\"row_13\",\"applied\":\"unknown\"",
@@ -162,8 +160,8 @@ class BatchIT {
                 assertThat(resolve.exitCode()).as(resolve.toString()).isZero();
             }
 
-            ForkedApp again = ForkedApp.jdk(Jdk.current()).main(BatchApp.class, "copy")
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("probed", false)
+            ForkedApp again = batchApp(ledger, "copy")
+                    .sysprop("probed", false)
                     .run(tmp.resolve("logs2"), Duration.ofSeconds(90));
             assertThat(again.results().get("only")).contains("\"outcome\":\"ok\"", "3 of 3 rows written");
             assertThat(again.results().get("batch_sizes")).as("only the resolved rows were sent").isEqualTo("[2]");
@@ -173,10 +171,9 @@ class BatchIT {
         }
     }
 
-    private Map<String, String> throwingApp(Path journal, EffectLedger ledger, String failWith, boolean named, boolean probed)
+    private Map<String, String> throwingApp(EffectLedger ledger, String failWith, boolean named, boolean probed)
             throws Exception {
-        return ForkedApp.jdk(Jdk.current()).main(BatchApp.class, "throwing")
-                .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url())
+        return batchApp(ledger, "throwing")
                 .sysprop("failOn", "row_13").sysprop("failWith", failWith).sysprop("nameRows", named).sysprop("probed", probed)
                 .run(tmp.resolve("logs"), Duration.ofSeconds(90)).results();
     }

@@ -33,12 +33,17 @@ class CliAfterCrashIT {
         app.kill9();
     }
 
+    /** A writer on {@code journal} killed mid-call, its message landed: the key of its one intent. */
+    private String crashed(Path journal, EffectLedger ledger) throws Exception {
+        crash(app(journal, ledger).start(tmp.resolve("logs")), ledger);
+        return JournalContents.of(journal).of(RecordType.INTENT).get(0).intentKey();
+    }
+
     @Test
     void everyCommandReadsACrashedJournalAndResolveYesSettlesIt() throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            crash(app(journal, ledger).start(tmp.resolve("logs")), ledger);
-            String key = JournalContents.of(journal).of(RecordType.INTENT).get(0).intentKey();
+            String key = crashed(journal, ledger);
 
             CliRun tasks = CliRun.journal(journal, "tasks");
             assertThat(tasks.exitCode()).as(tasks.toString()).isZero();
@@ -80,8 +85,7 @@ class CliAfterCrashIT {
     void resolveNoLetsTheNextCallRun() throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            crash(app(journal, ledger).start(tmp.resolve("logs")), ledger);
-            String key = JournalContents.of(journal).of(RecordType.INTENT).get(0).intentKey();
+            String key = crashed(journal, ledger);
             CliRun resolve = CliRun.journal(journal, "resolve", key, "--applied", "no");
             assertThat(resolve.exitCode()).as(resolve.toString()).isZero();
 

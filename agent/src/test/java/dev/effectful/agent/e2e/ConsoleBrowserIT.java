@@ -9,10 +9,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,8 +31,7 @@ class ConsoleBrowserIT {
     Path tmp;
 
     private WebDriver browser;
-    private Path ctl;
-    private int step;
+    private ControlFiles ctl;
 
     @BeforeEach
     void browser() {
@@ -51,32 +47,25 @@ class ConsoleBrowserIT {
 
     private ForkedApp writer(Path journal, EffectLedger ledger, String name) throws Exception {
         return ForkedApp.jdk(Jdk.current()).main(DeskApp.class)
-                .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
-                .sysprop("firstStep", step + 1)
+                .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
+                .sysprop("firstStep", ctl.step() + 1)
                 .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
                 .start(tmp.resolve("logs-" + name));
     }
 
     /** Drops the next command for whichever writer runs now. */
     private String send(String command) throws Exception {
-        step++;
-        Path part = ctl.resolve(step + ".tmp");
-        Files.writeString(part, command, StandardCharsets.UTF_8);
-        Files.move(part, ctl.resolve(Integer.toString(step)), StandardCopyOption.ATOMIC_MOVE);
-        return "RESULT s" + step + " ";
+        return ctl.send(command);
     }
 
     private String await(ForkedApp app, String prefix) throws Exception {
-        return app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
+        return ControlFiles.answer(app, prefix);
     }
-
-
-
 
     @Test
     void aCrashMidCallReachesThePersonAndTheirVerdictIsWhatTheNextCallReturns() throws Exception {
         Path journal = tmp.resolve("journal");
-        ctl = Files.createDirectories(tmp.resolve("ctl"));
+        ctl = ControlFiles.create(tmp.resolve("ctl"));
         try (EffectLedger ledger = new EffectLedger()) {
             ForkedApp first = writer(journal, ledger, "first");
             try {
@@ -147,10 +136,10 @@ class ConsoleBrowserIT {
     @Test
     void anApprovalGivenInThePageLetsTheRephrasedRetryRunOnceAndADenialIsFinal() throws Exception {
         Path journal = tmp.resolve("journal");
-        ctl = Files.createDirectories(tmp.resolve("ctl"));
+        ctl = ControlFiles.create(tmp.resolve("ctl"));
         try (EffectLedger ledger = new EffectLedger()) {
             ForkedApp app = ForkedApp.jdk(Jdk.current()).main(dev.effectful.agent.e2e.apps.ApprovalApp.class)
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
+                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
                     .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
                     .start(tmp.resolve("logs-approvals"));
             try {

@@ -4,9 +4,6 @@ import dev.effectful.core.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.CoreApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,28 +17,13 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Issue 2 end to end: real JVMs, the real agent jar as their only flag, a real loopback service. */
-class CoreAgentIT {
+class CoreAgentIT extends ForkedJvmTest {
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    private ForkedApp app(Jdk jdk, Path journal, String scenario) {
-        return ForkedApp.jdk(jdk).main(CoreApp.class, scenario)
-                .sysprop("effectful.journal.dir", journal)
-                .env("HOME", tmp.resolve("home").toString())
-                .sysprop("user.home", tmp.resolve("home"));
-    }
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void startsQuietlyAndNeverTouchesTheNetwork(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         Path trace = tmp.resolve("connect.trace");
-        ForkedApp app = app(jdk, journal, "quiet");
+        ForkedApp app = forked(jdk, journal).main(CoreApp.class, "quiet");
         Files.createDirectories(tmp.resolve("home")); // a real home exists; nothing of ours creates one any more
         boolean strace = Files.isExecutable(Path.of("/usr/bin/strace"));
         if (strace) {
@@ -64,12 +46,12 @@ class CoreAgentIT {
         assertThat(connects.lines().filter(l -> l.contains("AF_INET"))).as("inet connects:\n" + connects).isEmpty();
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void keyIsTheIntentNotThePayload(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger().watchJournal(journal)) {
-            ForkedApp app = app(jdk, journal, "keys").sysprop("ledger", ledger.url()).run(tmp.resolve("logs"), Duration.ofSeconds(60));
+            ForkedApp app = forked(jdk, journal).main(CoreApp.class, "keys").sysprop("ledger", ledger.url())
+                    .run(tmp.resolve("logs"), Duration.ofSeconds(60));
             Map<String, String> r = app.results();
             JournalContents j = JournalContents.of(journal);
 
@@ -95,12 +77,12 @@ class CoreAgentIT {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void intentIsOnDiskBeforeTheEffectAndOutcomeAfter(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger().watchJournal(journal)) {
-            app(jdk, journal, "keys").sysprop("ledger", ledger.url()).run(tmp.resolve("logs"), Duration.ofSeconds(60));
+            forked(jdk, journal).main(CoreApp.class, "keys").sysprop("ledger", ledger.url())
+                    .run(tmp.resolve("logs"), Duration.ofSeconds(60));
             JournalContents j = JournalContents.of(journal);
             List<JournalRecord> intents = j.of(RecordType.INTENT);
             assertThat(intents).isNotEmpty();
@@ -114,12 +96,10 @@ class CoreAgentIT {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void exceptionsBecomeClosedOutcomes(Jdk jdk) throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            Map<String, String> r = app(jdk, journal, "classify").sysprop("ledger", ledger.url())
+            Map<String, String> r = forked(jdk, journal()).main(CoreApp.class, "classify").sysprop("ledger", ledger.url())
                     .run(tmp.resolve("logs"), Duration.ofSeconds(90)).results();
             assertThat(r.get("connect_refused")).startsWith("THROWN {\"outcome\":\"retryable\",\"effect_applied\":\"no\"");
             assertThat(r.get("read_timeout")).startsWith("THROWN {\"outcome\":\"unknown\",\"effect_applied\":\"unknown\"");
@@ -138,17 +118,17 @@ class CoreAgentIT {
                     assertThat(v).contains("\"intent_key\":\"", "\"attempt_id\":\"");
                 }
             }
-            JournalContents j = JournalContents.of(journal);
+            JournalContents j = JournalContents.of(journal());
             assertThat(j.of(RecordType.OUTCOME)).extracting(JournalRecord::outcome)
                     .contains(OutcomeWord.OK, OutcomeWord.RETRYABLE, OutcomeWord.PERMANENT, OutcomeWord.UNKNOWN);
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void badInputIsJournaledWithMarkersAndNothingCrashes(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        Map<String, String> r = app(jdk, journal, "badinput").run(tmp.resolve("logs"), Duration.ofSeconds(90)).results();
+        Map<String, String> r = forked(jdk, journal).main(CoreApp.class, "badinput")
+                .run(tmp.resolve("logs"), Duration.ofSeconds(90)).results();
         assertThat(r).containsEntry("cyclic_arg", "stored:b-1").containsEntry("exploding_arg", "stored:b-2")
                 .containsEntry("huge_arg", "stored:b-3").containsEntry("null_arg", "stored:b-4")
                 .containsEntry("null_key", "stored:null").containsEntry("unserializable_result", "Cyclic")
@@ -168,12 +148,12 @@ class CoreAgentIT {
                 && OutcomeWord.OK == x.outcome() && x.result() == null && x.message().contains("not stored"));
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void journalThatCannotBeCreatedRefusesEffectsButTheAppRuns(Jdk jdk) throws Exception {
         Path notADir = Files.writeString(tmp.resolve("a-file"), "x");
         Path journal = notADir.resolve("journal");
-        ForkedApp app = app(jdk, journal, "journal-unavailable").run(tmp.resolve("logs"), Duration.ofSeconds(60));
+        ForkedApp app = forked(jdk, journal).main(CoreApp.class, "journal-unavailable")
+                .run(tmp.resolve("logs"), Duration.ofSeconds(60));
         Map<String, String> r = app.results();
         // a path under a file stays wrong however often the call is retried: permanent (issue 15)
         assertThat(r.get("effectful")).startsWith("THROWN {\"outcome\":\"permanent\",\"effect_applied\":\"no\"")

@@ -6,9 +6,6 @@ import dev.effectful.agent.e2e.apps.DeadlineApp;
 import dev.effectful.agent.e2e.apps.PropagationApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,31 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the real agent jar, a real journal, a loopback ledger that counts effects; time measured by the
  * application itself.
  */
-class DeadlinesIT {
+class DeadlinesIT extends ForkedJvmTest {
 
     /** "Within 200 ms of the deadline", as the issue promises, measured from the caller's side. */
     private static final long OVERSHOOT_LIMIT_MS = 200;
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    private ForkedApp app(Jdk jdk, Path journal, Class<?> main, String... args) {
-        return ForkedApp.jdk(jdk).main(main, args)
-                .sysprop("effectful.journal.dir", journal)
-                .env("HOME", tmp.resolve("home").toString())
-                .sysprop("user.home", tmp.resolve("home"));
-    }
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void theTaskFollowsWorkOntoEveryExecutorAndPooledThreadsForgetIt(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         // java.base is not verified unless asked: the rewritten executors are, here
-        ForkedApp app = app(jdk, journal, PropagationApp.class, "propagate")
+        ForkedApp app = forked(jdk, journal).main(PropagationApp.class, "propagate")
                 .jvmArg("-XX:+UnlockDiagnosticVMOptions").jvmArg("-XX:+BytecodeVerificationLocal")
                 .run(tmp.resolve("logs"), Duration.ofSeconds(90));
         Map<String, String> r = app.results();
@@ -91,11 +73,10 @@ class DeadlinesIT {
                 .allSatisfy(x -> assertThat(x.task()).startsWith("implicit-"));
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void nestedScopesKeepTheSoonerDeadline(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        Map<String, String> r = app(jdk, journal, PropagationApp.class, "nested")
+        Map<String, String> r = forked(jdk, journal).main(PropagationApp.class, "nested")
                 .run(tmp.resolve("logs"), Duration.ofSeconds(60)).results();
         assertThat(r.get("nested_longer")).startsWith("t-inner ");
         assertThat(Long.parseLong(r.get("nested_longer").split(" ")[1])).as("inner 60 s scope under a 20 s task")
@@ -109,12 +90,11 @@ class DeadlinesIT {
                 .extracting(JournalRecord::task).containsExactly("t-inner");
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void theBudgetIsSpentNotMultiplied(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            ForkedApp app = app(jdk, journal, DeadlineApp.class, "budget").sysprop("ledger", ledger.url())
+            ForkedApp app = forked(jdk, journal).main(DeadlineApp.class, "budget").sysprop("ledger", ledger.url())
                     .run(tmp.resolve("logs"), Duration.ofSeconds(90));
             Map<String, String> r = app.results();
             JournalContents j = JournalContents.of(journal);
@@ -158,12 +138,10 @@ class DeadlinesIT {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void anInterruptedCallIsNeverRacedBySecondAttempt(Jdk jdk) throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            Map<String, String> r = app(jdk, journal, DeadlineApp.class, "stubborn").sysprop("ledger", ledger.url())
+            Map<String, String> r = forked(jdk, journal()).main(DeadlineApp.class, "stubborn").sysprop("ledger", ledger.url())
                     .run(tmp.resolve("logs"), Duration.ofSeconds(60)).results();
             // the second call waited for the first, but not past the task's deadline, and did not run
             assertThat(r.get("second")).startsWith("THROWN {\"outcome\":\"unknown\"").contains("still running", "stop and report");
@@ -174,18 +152,17 @@ class DeadlinesIT {
             // resumed later, the same intent is held for a person, not sent again
             assertThat(r.get("third")).startsWith("THROWN {\"outcome\":\"unknown\"").contains("resolve");
             assertThat(ledger.hits("/effect/stubborn_send")).isEqualTo(1);
-            assertThat(JournalContents.of(journal).forCall("stubborn_send"))
+            assertThat(JournalContents.of(journal()).forCall("stubborn_send"))
                     .filteredOn(x -> x.type() == RecordType.INTENT).hasSize(1);
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aCallThatSucceedsJustBeforeTheDeadlineIsOk(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         int rounds = 8;
         try (EffectLedger ledger = new EffectLedger()) {
-            Map<String, String> r = app(jdk, journal, DeadlineApp.class, "slow-success", Integer.toString(rounds))
+            Map<String, String> r = forked(jdk, journal).main(DeadlineApp.class, "slow-success", Integer.toString(rounds))
                     .sysprop("ledger", ledger.url()).run(tmp.resolve("logs"), Duration.ofSeconds(60)).results();
             // every body that returned normally is ok; at least one returned in the last millisecond before the
             // deadline, racing the alarm (on a loaded machine a descheduled thread can miss that window)

@@ -1,20 +1,15 @@
 package dev.effectful.agent.e2e;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,22 +28,18 @@ public final class DedupLedger implements AutoCloseable {
     /** What {@link #keys} holds for a request that carried no key. */
     public static final String NONE = "<none>";
 
-    private final HttpServer server;
-    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final LoopbackServer server;
     private final Map<String, String> firstResponse = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> charges = new ConcurrentHashMap<>();
     private final Map<String, List<String>> keys = new ConcurrentHashMap<>();
     private final CountDownLatch closing = new CountDownLatch(1);
 
     public DedupLedger() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(pool);
-        server.createContext("/charge/", this::handle);
-        server.start();
+        server = new LoopbackServer("/charge/", this::handle);
     }
 
     public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
     }
 
     /** How many times {@code name} was really charged (deduplicated requests not counted). */
@@ -101,8 +92,6 @@ public final class DedupLedger implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         closing.countDown();
-        server.stop(0);
-        pool.shutdownNow();
-        pool.awaitTermination(5, TimeUnit.SECONDS);
+        server.stop();
     }
 }

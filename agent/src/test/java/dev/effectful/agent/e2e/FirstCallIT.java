@@ -4,9 +4,6 @@ import dev.effectful.agent.e2e.apps.FirstCallApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.OutcomeWord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,23 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * engine (and for Byte Buddy to rewrite the tool's class) came out of the task's budget and the call was
  * refused on any cold JVM. It must run, with its intent journaled before its effect.
  */
-class FirstCallIT {
+class FirstCallIT extends ForkedJvmTest {
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void theFirstTaskOfAFreshJvmIsNotRefusedForTheAgentsStartUp(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger().watchJournal(journal)) {
-            ForkedApp app = ForkedApp.jdk(jdk).main(FirstCallApp.class)
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url())
-                    .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
+            ForkedApp app = forked(jdk, journal).main(FirstCallApp.class).sysprop("ledger", ledger.url())
                     .run(tmp.resolve("logs"), Duration.ofSeconds(90));
             Map<String, String> r = app.results();
 

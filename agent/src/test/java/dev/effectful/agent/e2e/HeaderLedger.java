@@ -1,20 +1,14 @@
 package dev.effectful.agent.e2e;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A loopback service that records, per name, the value of one request header on every request it gets,
@@ -31,20 +25,16 @@ public final class HeaderLedger implements AutoCloseable {
     public static final String NONE = "<none>";
 
     private final String header;
-    private final HttpServer server;
-    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final LoopbackServer server;
     private final Map<String, List<String>> seen = new ConcurrentHashMap<>();
 
     public HeaderLedger(String header) throws IOException {
         this.header = header;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(pool);
-        server.createContext("/record/", this::handle);
-        server.start();
+        server = new LoopbackServer("/record/", this::handle);
     }
 
     public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
     }
 
     /** The header's value on each request to {@code /record/NAME}, in arrival order ({@link #NONE} when absent). */
@@ -69,8 +59,6 @@ public final class HeaderLedger implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        server.stop(0);
-        pool.shutdownNow();
-        pool.awaitTermination(5, TimeUnit.SECONDS);
+        server.stop();
     }
 }

@@ -7,8 +7,6 @@ import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -32,21 +30,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * effectful-annotations, on the class path and as named modules, with the agent at start-up or
  * attached later; the native layer behind effectful.sync=intent; no network.
  */
-class IsolationIT {
+class IsolationIT extends ForkedJvmTest {
 
     /** Jars the application brings, copied from the local Maven repository by agent/pom.xml. */
     static final Path LIBS = Path.of(System.getProperty("effectful.it.libs", "target/it-libs")).toAbsolutePath();
     static final String TEST_CLASSES = Path.of("target/test-classes").toAbsolutePath().toString();
     static final boolean STRACE = Files.isExecutable(Path.of("/usr/bin/strace"));
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
     @TempDir
     static Path shared;
-    @TempDir
-    Path tmp;
 
     private static Path modularApp;
 
@@ -90,19 +82,11 @@ class IsolationIT {
                 """.formatted(logFile, rootLevel));
     }
 
-    private ForkedApp app(Jdk jdk, Path journal) {
-        return ForkedApp.jdk(jdk)
-                .sysprop("effectful.journal.dir", journal)
-                .env("HOME", tmp.resolve("home").toString())
-                .sysprop("user.home", tmp.resolve("home"));
-    }
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void applicationKeepsItsOwnLibrariesAndTheAgentLogsThroughItsLogback(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         Path log = tmp.resolve("app.log");
-        ForkedApp app = app(jdk, journal).main(IsoApp.class, "libs").classPath(classPath(APP_LIBS))
+        ForkedApp app = forked(jdk, journal).main(IsoApp.class, "libs").classPath(classPath(APP_LIBS))
                 .sysprop("logback.configurationFile", logback("INFO", log))
                 .run(tmp.resolve("out"), Duration.ofSeconds(90));
         Map<String, String> r = app.results();
@@ -134,13 +118,12 @@ class IsolationIT {
         assertThat(app.stderr().lines().filter(l -> !JvmWarnings.isJvmFlagWarning(jdk, l))).isEmpty();
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void annotationsJarOnTheClassPathLeavesOneCopyOfTheApi(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         Path log = tmp.resolve("app.log");
         String[] libs = Stream.concat(Stream.of("effectful-annotations.jar"), Stream.of(APP_LIBS)).toArray(String[]::new);
-        ForkedApp app = app(jdk, journal).main(IsoApp.class, "tools").classPath(classPath(libs))
+        ForkedApp app = forked(jdk, journal).main(IsoApp.class, "tools").classPath(classPath(libs))
                 .sysprop("logback.configurationFile", logback("WARN", log))
                 .run(tmp.resolve("out"), Duration.ofSeconds(90));
         Map<String, String> r = app.results();
@@ -153,11 +136,10 @@ class IsolationIT {
                 .noneMatch(l -> l.contains("effectful attempt") || l.contains("app info line"));
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void namedModuleApplicationAndTheAgentShareItsApiModule(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        ForkedApp app = app(jdk, journal)
+        ForkedApp app = forked(jdk, journal)
                 .module(modularApp + File.pathSeparator + lib("effectful-annotations.jar"), "app/app.ModApp")
                 // the agent needs these; a named-module application resolves only what it requires
                 .jvmArg("--add-modules").jvmArg("jdk.unsupported,java.net.http")
@@ -172,7 +154,7 @@ class IsolationIT {
     @Test
     void namedModuleWithoutTheModulesTheAgentNeedsIsRefusedWithTheFlagToAdd() throws Exception {
         Jdk jdk = Jdk.current();
-        ForkedApp app = app(jdk, tmp.resolve("journal"))
+        ForkedApp app = forked(jdk, tmp.resolve("journal"))
                 .module(modularApp + File.pathSeparator + lib("effectful-annotations.jar"), "app/app.ModApp")
                 .run(tmp.resolve("out"), Duration.ofSeconds(60));
         Map<String, String> r = app.results();
@@ -184,13 +166,12 @@ class IsolationIT {
         assertThat(app.stdout()).contains("DONE");
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void attachedToARunningJvmItRewritesToolsAlreadyLoaded(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         Path go = tmp.resolve("go");
         // the application has the API from its own jar: without the agent it must run, and it does
-        ForkedApp app = app(jdk, journal).withoutAgent().main(IsoApp.class, "attach", go.toString())
+        ForkedApp app = forked(jdk, journal).withoutAgent().main(IsoApp.class, "attach", go.toString())
                 .classPath(classPath("effectful-annotations.jar", "slf4j-api-2.0.17.jar", "logback-classic-1.5.18.jar",
                         "logback-core-1.5.18.jar"))
                 .sysprop("logback.configurationFile", logback("INFO", tmp.resolve("app.log")));
@@ -224,14 +205,13 @@ class IsolationIT {
         assertThat(app.stderr().lines().filter(l -> !JvmWarnings.isJvmFlagWarning(jdk, l))).isEmpty();
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void syncIntentMsyncsEachIntentAndNoSocketIsEverUsed(Jdk jdk) throws Exception {
         assumeTrue(STRACE, "strace is not installed (.ci/run installs it)");
         for (String sync : List.of("intent", "none")) {
             Path journal = tmp.resolve("journal-" + sync);
             Path trace = tmp.resolve("trace-" + sync);
-            ForkedApp app = app(jdk, journal).main(IsoApp.class, "tools").classPath(classPath(APP_LIBS))
+            ForkedApp app = forked(jdk, journal).main(IsoApp.class, "tools").classPath(classPath(APP_LIBS))
                     .sysprop("effectful.sync", sync)
                     .sysprop("logback.configurationFile", logback("WARN", tmp.resolve("app.log")))
                     .prefix("/usr/bin/strace", "-f", "-qq", "-e", "trace=msync,socket,connect,bind,listen,sendto,sendmsg",
@@ -268,12 +248,12 @@ class IsolationIT {
     void logLevelGovernsBothSinks() throws Exception {
         Jdk jdk = Jdk.current();
         // stderr sink (no SLF4J in the application): attempt lines only when the level is asked for
-        ForkedApp info = app(jdk, tmp.resolve("j1")).main(CoreApp.class, "quiet").env("EFFECTFUL_LOG_LEVEL", "info")
+        ForkedApp info = forked(jdk, tmp.resolve("j1")).main(CoreApp.class, "quiet").env("EFFECTFUL_LOG_LEVEL", "info")
                 .run(tmp.resolve("o1"), Duration.ofSeconds(60));
         assertThat(info.stderr().lines()).anyMatch(l -> l.startsWith("effectful INFO: effectful attempt 1 task=t-1 call=note "));
         // SLF4J sink: the agent's level applies before the application's logback sees a line
         Path log = tmp.resolve("app.log");
-        app(jdk, tmp.resolve("j3")).main(IsoApp.class, "tools").classPath(classPath(APP_LIBS))
+        forked(jdk, tmp.resolve("j3")).main(IsoApp.class, "tools").classPath(classPath(APP_LIBS))
                 .sysprop("logback.configurationFile", logback("DEBUG", log)).agentArgs("log.level=warn")
                 .run(tmp.resolve("o3"), Duration.ofSeconds(60));
         assertThat(Files.readAllLines(log)).contains("APPLOG|INFO|isoapp|app info line")

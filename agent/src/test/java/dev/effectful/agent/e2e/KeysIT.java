@@ -3,9 +3,6 @@ package dev.effectful.agent.e2e;
 import dev.effectful.agent.e2e.apps.KeysApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,27 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is lost refuses the {@code @Redact @IntentKey} call (and runs the others) until a person
  * acknowledges the new secret; an {@code @IntentKey} bean that hides its id is warned about.
  */
-class KeysIT {
+class KeysIT extends ForkedJvmTest {
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    private ForkedApp app(Jdk jdk, Path journal, String... args) {
-        return ForkedApp.jdk(jdk).main(KeysApp.class, args)
-                .sysprop("effectful.journal.dir", journal)
-                .env("HOME", tmp.resolve("home").toString())
-                .sysprop("user.home", tmp.resolve("home"));
-    }
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void twoTasksWhosePlainJoinWasOneKeyRunTwoBodies(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        ForkedApp app = app(jdk, journal, "collide").run(tmp.resolve("logs"), Duration.ofSeconds(60));
+        ForkedApp app = forked(jdk, journal).main(KeysApp.class, "collide")
+                .run(tmp.resolve("logs"), Duration.ofSeconds(60));
         Map<String, String> r = app.results();
         assertThat(r.get("first")).isEqualTo("charged o-1 #1");
         assertThat(r.get("second")).as("task \"a\" with actor \"b|\" is not task \"a|b\"").isEqualTo("charged o-1 #2");
@@ -53,11 +36,10 @@ class KeysIT {
                 .isEqualTo("format 2\n");
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aTaskIdWithALineBreakCannotForgeALogLine(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        ForkedApp app = app(jdk, journal, "forge").sysprop("effectful.log.level", "debug")
+        ForkedApp app = forked(jdk, journal).main(KeysApp.class, "forge").sysprop("effectful.log.level", "debug")
                 .run(tmp.resolve("logs"), Duration.ofSeconds(60));
         assertThat(app.results().get("forged")).startsWith("charged o-9");
         String stderr = app.stderr();
@@ -75,16 +57,17 @@ class KeysIT {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aLostSecretRefusesTheRedactedKeyUntilAPersonAcknowledgesTheNewOne(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        Map<String, String> first = app(jdk, journal, "secret", "1").run(tmp.resolve("logs1"), Duration.ofSeconds(60)).results();
+        Map<String, String> first = forked(jdk, journal).main(KeysApp.class, "secret", "1")
+                .run(tmp.resolve("logs1"), Duration.ofSeconds(60)).results();
         assertThat(first.get("pay")).isEqualTo("paid o-7 #1");
         assertThat(journal.resolve("secret.key.id")).as("the journal records which secret its keys need").exists();
 
         Files.delete(journal.resolve("secret.key"));
-        ForkedApp second = app(jdk, journal, "secret", "2").run(tmp.resolve("logs2"), Duration.ofSeconds(60));
+        ForkedApp second = forked(jdk, journal).main(KeysApp.class, "secret", "2")
+                .run(tmp.resolve("logs2"), Duration.ofSeconds(60));
         Map<String, String> r = second.results();
         assertThat(r.get("pay")).startsWith("THROWN {\"outcome\":\"permanent\",\"effect_applied\":\"no\"")
                 .contains(journal.resolve("secret.key").toString()).contains("secret --acknowledge-new");
@@ -100,18 +83,19 @@ class KeysIT {
         assertThat(ack.exitCode()).as(ack.toString()).isZero();
         assertThat(journal.resolve("secret.key.acknowledged")).exists();
 
-        Map<String, String> third = app(jdk, journal, "secret", "3").run(tmp.resolve("logs3"), Duration.ofSeconds(60)).results();
+        Map<String, String> third = forked(jdk, journal).main(KeysApp.class, "secret", "3")
+                .run(tmp.resolve("logs3"), Duration.ofSeconds(60)).results();
         assertThat(third.get("pay")).as("after the acknowledgement the call runs, keyed with the new secret")
                 .isEqualTo("paid o-7 #1");
         assertThat(third.get("payments")).isEqualTo("1");
         assertThat(CliRun.journal(journal, "secret").exitCode()).isZero();
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void anIntentKeyBeanThatHidesItsIdIsWarnedAboutOnce(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        ForkedApp app = app(jdk, journal, "bean").run(tmp.resolve("logs"), Duration.ofSeconds(60));
+        ForkedApp app = forked(jdk, journal).main(KeysApp.class, "bean")
+                .run(tmp.resolve("logs"), Duration.ofSeconds(60));
         String stderr = app.stderr();
         String warning = "@IntentKey parameter 'order' of type";
         assertThat(stderr).contains(warning).contains("'id'").contains(KeysAppOrderName.NAME);

@@ -1,7 +1,6 @@
 package dev.effectful.agent.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.agent.e2e.apps.LiveResolveApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
@@ -10,11 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -30,7 +26,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LiveResolveIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The operator's command as the verbose hold message names it. */
     private static final Pattern PASTE = Pattern.compile("run: (java -jar .*?) \\(or --applied no");
     /** The operator's command as {@code journal unresolved} prints it. */
@@ -40,56 +35,26 @@ class LiveResolveIT {
     Path tmp;
 
     /** The writer, stepped through control files. */
-    private final class Writer implements AutoCloseable {
-        final ForkedApp app;
-        final Path ctl;
-        int step;
-
-        Writer(Path journal, EffectLedger ledger) throws Exception {
-            this(journal, ledger, "short");
-        }
-
-        Writer(Path journal, EffectLedger ledger, String heldMessage) throws Exception {
-            ctl = Files.createDirectories(tmp.resolve("ctl"));
-            app = ForkedApp.jdk(Jdk.current()).main(LiveResolveApp.class)
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
-                    .sysprop("effectful.held.message", heldMessage)
-                    .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
-                    .start(tmp.resolve("logs"));
-        }
-
-        /** Runs one command in the writer and returns what the call gave back. */
-        String run(String command) throws Exception {
-            step++;
-            Path part = ctl.resolve(step + ".tmp");
-            Files.writeString(part, command, StandardCharsets.UTF_8);
-            Files.move(part, ctl.resolve(Integer.toString(step)), StandardCopyOption.ATOMIC_MOVE);
-            String prefix = "RESULT s" + step + " ";
-            return app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                app.kill9();
-            } catch (AssertionError alreadyGone) {
-                // it ended by itself (a failed step); its output is in the assertion that failed
-            }
-        }
+    private SteppedApp writer(Path journal, EffectLedger ledger) throws Exception {
+        return writer(journal, ledger, "short");
     }
 
-    /** The outcome JSON of a THROWN answer (or of a String tool's returned outcome text). */
-    private static JsonNode outcome(String answer) throws Exception {
-        return JSON.readTree(answer.startsWith("THROWN ") ? answer.substring("THROWN ".length()) : answer);
+    private SteppedApp writer(Path journal, EffectLedger ledger, String heldMessage) throws Exception {
+        ControlFiles ctl = ControlFiles.create(tmp.resolve("ctl"));
+        return new SteppedApp(ForkedApp.jdk(Jdk.current()).main(LiveResolveApp.class)
+                .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
+                .sysprop("effectful.held.message", heldMessage)
+                .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
+                .start(tmp.resolve("logs")), ctl);
     }
 
     /** Times out once (unknown, effect landed), then held: returns the hold's outcome. */
-    private static JsonNode heldUnknown(Writer w, EffectLedger ledger, String verb, String command, String id)
+    private static JsonNode heldUnknown(SteppedApp w, EffectLedger ledger, String verb, String command, String id)
             throws Exception {
-        JsonNode first = outcome(w.run(command + " " + id));
+        JsonNode first = SteppedApp.outcome(w.run(command + " " + id));
         assertThat(first.get("outcome").asText()).as(first.toString()).isEqualTo("unknown");
         assertThat(ledger.effects(verb, id)).as("the effect landed before the timeout").isEqualTo(1);
-        JsonNode held = outcome(w.run(command + " " + id));
+        JsonNode held = SteppedApp.outcome(w.run(command + " " + id));
         assertThat(held.get("outcome").asText()).isEqualTo("unknown");
         assertThat(held.get("message").asText()).contains("held until a person resolves it");
         assertThat(held.has("attempt_id")).as("the body did not run again").isFalse();
@@ -104,20 +69,20 @@ class LiveResolveIT {
     @Test
     void aVerdictOnALiveJournalTakesEffectAtTheWritersNextCall() throws Exception {
         Path journal = tmp.resolve("journal");
-        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger)) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp w = writer(journal, ledger)) {
             // --applied yes with a note: ok at the next call, body not run, the note in the message
             String key = heldUnknown(w, ledger, "transfer", "transfer", "a").get("intent_key").asText();
             CliRun yes = CliRun.journal(journal, "resolve", key, "--applied", "yes", "--note", "checked the bank");
             assertThat(yes.exitCode()).as(yes.toString()).isZero();
-            assertThat(yes.stdout()).contains("resolved " + key, "recorded by the running writer (pid " + w.app.pid() + ")");
+            assertThat(yes.stdout()).contains("resolved " + key, "recorded by the running writer (pid " + w.app().pid() + ")");
             List<JournalRecord> recorded = ofKey(journal, key);
             JournalRecord resolution = recorded.get(recorded.size() - 1);
             assertThat(resolution.type()).isEqualTo(RecordType.RESOLUTION);
-            assertThat(resolution.pid()).as("appended by the writer itself").isEqualTo(w.app.pid());
+            assertThat(resolution.pid()).as("appended by the writer itself").isEqualTo(w.app().pid());
             assertThat(resolution.message()).isEqualTo("checked the bank");
             assertThat(ResolutionRequest.dir(journal)).as("no request left behind").isEmptyDirectory();
 
-            JsonNode repeat = outcome(w.run("transfer a"));
+            JsonNode repeat = SteppedApp.outcome(w.run("transfer a"));
             assertThat(repeat.get("outcome").asText()).isEqualTo("ok");
             assertThat(repeat.get("effect_applied").asText()).isEqualTo("yes");
             assertThat(repeat.get("message").asText()).contains("resolved", "by a person", "checked the bank")
@@ -142,7 +107,7 @@ class LiveResolveIT {
             assertThat(pasted).contains("resolve " + held.get("intent_key").asText(), ForkedApp.AGENT_JAR.toString(),
                     "--dir " + journal.toAbsolutePath());
             // and from the application's log (stderr here: the writer has no SLF4J), in the held intent's WARN line
-            assertThat(w.app.stderr()).contains("effectful held call=transfer", pasted);
+            assertThat(w.app().stderr()).contains("effectful held call=transfer", pasted);
             assertThat(pasted).contains(ForkedApp.AGENT_JAR.toString(), "--dir " + journal.toAbsolutePath());
             ProcessBuilder shell = new ProcessBuilder("sh", "-c", pasted).directory(tmp.toFile())
                     .redirectOutput(tmp.resolve("paste-out.txt").toFile()).redirectError(tmp.resolve("paste-err.txt").toFile());
@@ -151,7 +116,7 @@ class LiveResolveIT {
             Process p = shell.start();
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(pasted + "\n" + Files.readString(tmp.resolve("paste-err.txt"))).isZero();
-            assertThat(outcome(w.run("transfer e")).get("outcome").asText()).isEqualTo("ok");
+            assertThat(SteppedApp.outcome(w.run("transfer e")).get("outcome").asText()).isEqualTo("ok");
             assertThat(ledger.effects("transfer", "e")).isEqualTo(1);
 
             // --applied no: the next call runs the body (attempt 2)
@@ -161,14 +126,14 @@ class LiveResolveIT {
             assertThat(applied.exitCode()).as(applied.toString()).isZero();
             assertThat(w.run("transfer d")).isEqualTo("done:transfer:d");
             assertThat(ledger.effects("transfer", "d")).as("the body ran again").isEqualTo(2);
-            assertThat(w.app.stdout()).doesNotContain("DONE");
+            assertThat(w.app().stdout()).doesNotContain("DONE");
         }
     }
 
     @Test
     void theVerboseFormStillPutsTheOperatorsCommandInTheAnswer() throws Exception {
         Path journal = tmp.resolve("journal");
-        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger, "operator")) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp w = writer(journal, ledger, "operator")) {
             JsonNode held = heldUnknown(w, ledger, "transfer", "transfer", "v");
             Matcher m = PASTE.matcher(held.get("message").asText());
             assertThat(m.find()).as(held.get("message").asText()).isTrue();
@@ -180,7 +145,7 @@ class LiveResolveIT {
     @Test
     void aResultGivenByThePersonIsWhatTheRepeatReturnsAndAWrongTypeIsRefused() throws Exception {
         Path journal = tmp.resolve("journal");
-        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger)) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp w = writer(journal, ledger)) {
             String key = heldUnknown(w, ledger, "transfer", "transfer", "b").get("intent_key").asText();
             CliRun given = CliRun.journal(journal, "resolve", key, "--applied", "yes", "--result", "\"receipt-42\"",
                     "--note", "receipt from the bank");
@@ -195,7 +160,7 @@ class LiveResolveIT {
             assertThat(wrong.stderr().strip()).doesNotContain("\n")
                     .contains("refused by the writer", "does not fit int", "payout_count");
             assertThat(ofKey(journal, count)).noneMatch(r -> r.type() == RecordType.RESOLUTION);
-            JsonNode still = outcome(w.run("count c"));
+            JsonNode still = SteppedApp.outcome(w.run("count c"));
             assertThat(still.get("outcome").asText()).as("still held").isEqualTo("unknown");
 
             CliRun right = CliRun.journal(journal, "resolve", count, "--applied", "yes", "--result", "3");
@@ -210,7 +175,7 @@ class LiveResolveIT {
         Path journal = tmp.resolve("journal");
         String count;
         String transfer;
-        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(journal, ledger)) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp w = writer(journal, ledger)) {
             count = heldUnknown(w, ledger, "payout_count", "count", "d").get("intent_key").asText();
             transfer = heldUnknown(w, ledger, "transfer", "transfer", "e").get("intent_key").asText();
         } // the writer is killed: resolve appends by itself now

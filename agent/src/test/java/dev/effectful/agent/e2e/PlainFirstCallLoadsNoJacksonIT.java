@@ -4,9 +4,6 @@ import dev.effectful.agent.e2e.apps.JsonWarmUpApp;
 import dev.effectful.agent.e2e.apps.PlainFirstCallApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,19 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * load Jackson and be journaled as before: the laziness defers Jackson, it does not bypass it, and
  * it shows that the log would have caught a Jackson class.
  */
-class PlainFirstCallLoadsNoJacksonIT {
+class PlainFirstCallLoadsNoJacksonIT extends ForkedJvmTest {
 
     private static final String JACKSON = " com.fasterxml.jackson.";
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aPlainFirstCallIsServedWithoutLoadingJackson(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
         ForkedApp app = ForkedApp.jdk(jdk).main(PlainFirstCallApp.class)
@@ -65,8 +54,7 @@ class PlainFirstCallLoadsNoJacksonIT {
                         .contains("\"guests\":[\"ann\",\"bob\"]"));
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aToolThatNeedsJacksonHasItLoadedInTheBackgroundBeforeItsFirstCall(Jdk jdk) throws Exception {
         Path log = tmp.resolve("classload.log");
         ForkedApp app = ForkedApp.jdk(jdk).main(JsonWarmUpApp.class)

@@ -1,7 +1,6 @@
 package dev.effectful.agent.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.agent.e2e.apps.LiveResolveApp;
 import dev.effectful.core.journal.ResolutionRequest;
 import org.junit.jupiter.api.Assumptions;
@@ -9,10 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -29,7 +26,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RequestFilesIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String OTHER_KEY = "0123456789abcdef0123456789abcdef";
     private static final String THIRD_KEY = "fedcba9876543210fedcba9876543210";
 
@@ -41,48 +37,19 @@ class RequestFilesIT {
     }
 
     /** The writer, stepped through control files, optionally run as another user. */
-    private final class Writer implements AutoCloseable {
-        final ForkedApp app;
-        final Path ctl;
-        int step;
-
-        Writer(Jdk jdk, Path journal, EffectLedger ledger, Path base, String... prefix) throws Exception {
-            ctl = Files.createDirectories(base.resolve("ctl-" + System.nanoTime()));
-            Files.setPosixFilePermissions(ctl, PosixFilePermissions.fromString("rwxrwxrwx"));
-            app = ForkedApp.jdk(jdk).main(LiveResolveApp.class).prefix(prefix)
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
-                    .env("HOME", base.resolve("home").toString()).sysprop("user.home", base.resolve("home"))
-                    .start(tmp.resolve("logs"));
-        }
-
-        String run(String command) throws Exception {
-            step++;
-            Path part = ctl.resolve(step + ".tmp");
-            Files.writeString(part, command, StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(part, PosixFilePermissions.fromString("rw-r--r--"));
-            Files.move(part, ctl.resolve(Integer.toString(step)), StandardCopyOption.ATOMIC_MOVE);
-            String prefix = "RESULT s" + step + " ";
-            return app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                app.kill9();
-            } catch (AssertionError alreadyGone) {
-                // ended by itself
-            }
-        }
-    }
-
-    private static JsonNode outcome(String answer) throws Exception {
-        return JSON.readTree(answer.startsWith("THROWN ") ? answer.substring("THROWN ".length()) : answer);
+    private SteppedApp writer(Jdk jdk, Path journal, EffectLedger ledger, Path base, String... prefix) throws Exception {
+        ControlFiles ctl = ControlFiles.create(base.resolve("ctl-" + System.nanoTime())).readableByAll();
+        Files.setPosixFilePermissions(ctl.dir(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        return new SteppedApp(ForkedApp.jdk(jdk).main(LiveResolveApp.class).prefix(prefix)
+                .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
+                .env("HOME", base.resolve("home").toString()).sysprop("user.home", base.resolve("home"))
+                .start(tmp.resolve("logs")), ctl);
     }
 
     /** A transfer that times out (unknown, its effect landed), then is held: its intent key. */
-    private static String heldTransfer(Writer w, EffectLedger ledger, String id) throws Exception {
-        assertThat(outcome(w.run("transfer " + id)).get("outcome").asText()).isEqualTo("unknown");
-        JsonNode held = outcome(w.run("transfer " + id));
+    private static String heldTransfer(SteppedApp w, EffectLedger ledger, String id) throws Exception {
+        assertThat(SteppedApp.outcome(w.run("transfer " + id)).get("outcome").asText()).isEqualTo("unknown");
+        JsonNode held = SteppedApp.outcome(w.run("transfer " + id));
         assertThat(held.get("message").asText()).contains("held until a person resolves it");
         assertThat(ledger.effects("transfer", id)).isEqualTo(1);
         return held.get("intent_key").asText();
@@ -97,7 +64,7 @@ class RequestFilesIT {
     @MethodSource("jdks")
     void oddAndStaleRequestFilesNeverBlockALiveResolve(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        try (EffectLedger ledger = new EffectLedger(); Writer w = new Writer(jdk, journal, ledger, tmp)) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp w = writer(jdk, journal, ledger, tmp)) {
             String key = heldTransfer(w, ledger, "a");
             Path requests = Files.createDirectories(ResolutionRequest.dir(journal));
             Process fifo = new ProcessBuilder("mkfifo", requests.resolve(OTHER_KEY + ".json").toString()).start();
@@ -111,10 +78,10 @@ class RequestFilesIT {
             long t0 = System.nanoTime();
             CliRun yes = CliRun.journal(journal, "resolve", key, "--applied", "yes", "--note", "checked");
             assertThat(yes.exitCode()).as(yes.toString()).isZero();
-            assertThat(yes.stdout()).contains("recorded by the running writer (pid " + w.app.pid() + ")");
+            assertThat(yes.stdout()).contains("recorded by the running writer (pid " + w.app().pid() + ")");
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(30));
 
-            JsonNode repeat = outcome(w.run("transfer a"));
+            JsonNode repeat = SteppedApp.outcome(w.run("transfer a"));
             assertThat(repeat.get("outcome").asText()).isEqualTo("ok");
             assertThat(ledger.effects("transfer", "a")).isEqualTo(1);
 
@@ -127,7 +94,7 @@ class RequestFilesIT {
             assertThat(killedClis).doesNotExist();
             assertThat(oldAnswer).doesNotExist();
             assertThat(requests.resolve(OTHER_KEY + ".json")).exists();
-            String err = w.app.stderr();
+            String err = w.app().stderr();
             assertThat(err).contains("skips " + requests.resolve(OTHER_KEY + ".json") + ": it is a FIFO, socket or device")
                     .contains("skips " + requests.resolve(THIRD_KEY + ".json") + ": it is a directory")
                     .contains("removed the stale request file");
@@ -156,7 +123,7 @@ class RequestFilesIT {
         String[] asNobody = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
         try (EffectLedger ledger = new EffectLedger()) {
             String key;
-            try (Writer w = new Writer(jdk, journal, ledger, base, asNobody)) {
+            try (SteppedApp w = writer(jdk, journal, ledger, base, asNobody)) {
                 key = heldTransfer(w, ledger, "s");
                 assertThat(Files.getOwner(journal).getName()).isEqualTo("nobody");
 
@@ -173,8 +140,8 @@ class RequestFilesIT {
                 cycle = files.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
             }
             Files.setOwner(cycle, journal.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("root"));
-            try (Writer w = new Writer(jdk, journal, ledger, base, asNobody)) {
-                JsonNode refused = outcome(w.run("transfer t"));
+            try (SteppedApp w = writer(jdk, journal, ledger, base, asNobody)) {
+                JsonNode refused = SteppedApp.outcome(w.run("transfer t"));
                 assertThat(refused.get("outcome").asText()).as(refused.toString()).isEqualTo("permanent");
                 assertThat(refused.get("message").asText()).contains(cycle.toString(), "belongs to root",
                         "sudo chown -R nobody " + journal);
@@ -185,8 +152,8 @@ class RequestFilesIT {
             Path requests = Files.createDirectories(ResolutionRequest.dir(journal));
             Files.setPosixFilePermissions(requests, PosixFilePermissions.fromString("rwx------"));
             Files.writeString(requests.resolve(key + ".json"), "{}");
-            try (Writer w = new Writer(jdk, journal, ledger, base, asNobody)) {
-                JsonNode refused = outcome(w.run("transfer u"));
+            try (SteppedApp w = writer(jdk, journal, ledger, base, asNobody)) {
+                JsonNode refused = SteppedApp.outcome(w.run("transfer u"));
                 assertThat(refused.get("outcome").asText()).as(refused.toString()).isEqualTo("permanent");
                 assertThat(refused.get("message").asText()).contains(requests.toString(), "belongs to root");
                 assertThat(ledger.effects("transfer", "u")).isZero();

@@ -3,12 +3,7 @@ package dev.effectful.agent.e2e;
 import dev.effectful.agent.e2e.apps.HandOffApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -22,32 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * task, an async SDK's Timer-driven retry and {@code CompletableFuture.delayedExecutor} stages stay in the
  * task, so a rephrased repeat is deduplicated.
  */
-class TaskHandOffIT {
+class TaskHandOffIT extends ForkedJvmTest {
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    private ForkedApp run(Jdk jdk, Path journal, EffectLedger ledger, String scenario) throws Exception {
-        return ForkedApp.jdk(jdk).main(HandOffApp.class, scenario)
-                .sysprop("effectful.journal.dir", journal)
-                .sysprop("ledger", ledger.url())
-                .env("HOME", tmp.resolve("home").toString())
-                .sysprop("user.home", tmp.resolve("home"))
-                .run(tmp.resolve("logs"), Duration.ofSeconds(120));
-    }
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aTaskClosedOnAnotherThreadNeverReachesTheNextWorkOfAPooledThread(Jdk jdk) throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            ForkedApp app = run(jdk, journal, ledger, "closed");
+            ForkedApp app = ran(jdk, ledger, HandOffApp.class, "closed");
             Map<String, String> r = app.results();
-            JournalContents j = JournalContents.of(journal);
+            JournalContents j = JournalContents.of(journal());
             for (String pool : List.of("pool", "fjp", "http")) {
                 assertThat(r).as(pool).containsEntry(pool + "_first", "conv-" + pool)
                         .containsEntry(pool + "_same_worker", "true") // else the test would prove nothing
@@ -72,12 +49,10 @@ class TaskHandOffIT {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void timerTasksAndDelayedExecutorStagesRunInTheTask(Jdk jdk) throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            ForkedApp app = run(jdk, journal, ledger, "timer");
+            ForkedApp app = ran(jdk, ledger, HandOffApp.class, "timer");
             Map<String, String> r = app.results();
             assertThat(r).containsEntry("timer_task_1", "t-timer").containsEntry("timer_task_2", "t-timer")
                     .containsEntry("sdk_retry_1", "t-timer").containsEntry("sdk_retry_2", "t-timer")
@@ -88,7 +63,7 @@ class TaskHandOffIT {
             assertThat(ledger.effectsOf("timer_task")).isEqualTo(1);
             assertThat(ledger.effectsOf("sdk_retry")).isEqualTo(1);
             assertThat(ledger.effectsOf("delayed")).isEqualTo(1);
-            JournalContents j = JournalContents.of(journal);
+            JournalContents j = JournalContents.of(journal());
             assertThat(j.of(RecordType.INTENT)).extracting(JournalRecord::task).containsOnly("t-timer");
             assertThat(app.stderr()).doesNotContain("could not rewrite").doesNotContain("outside any task");
         }

@@ -1,28 +1,23 @@
 package dev.effectful.agent.fleet;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.effectful.agent.e2e.CliRun;
+import dev.effectful.agent.e2e.ControlFiles;
 import dev.effectful.agent.e2e.EffectLedger;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
+import dev.effectful.agent.e2e.SteppedApp;
 import dev.effectful.agent.e2e.apps.ApprovalApp;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Duration;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,70 +29,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ApprovalFleetIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    static PostgresServer pg;
+    @RegisterExtension
+    static final SharedPostgres pg = new SharedPostgres();
 
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void startServer() throws Exception {
-        pg = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
-    }
-
     /** A host of the fleet, stepped through control files (see {@link ApprovalApp}). */
-    private final class Host implements AutoCloseable {
-        final ForkedApp app;
-        final Path ctl;
-        int step;
-
-        Host(String name, EffectLedger ledger) throws Exception {
-            ctl = Files.createDirectories(tmp.resolve("ctl-" + name));
-            app = ForkedApp.jdk(Jdk.current()).main(ApprovalApp.class)
-                    .sysprop("effectful.journal.dir", tmp.resolve("journal-" + name))
-                    .sysprop("effectful.store", "postgres").sysprop("effectful.store.url", pg.url())
-                    .sysprop("effectful.store.user", PostgresServer.USER).sysprop("effectful.store.timeout", "5s")
-                    .env("EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD)
-                    .sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
-                    .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
-                    .start(tmp.resolve("logs-" + name));
-        }
-
-        String run(String command) throws Exception {
-            step++;
-            Path part = ctl.resolve(step + ".tmp");
-            Files.writeString(part, command, StandardCharsets.UTF_8);
-            Files.move(part, ctl.resolve(Integer.toString(step)), StandardCopyOption.ATOMIC_MOVE);
-            String prefix = "RESULT s" + step + " ";
-            return app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
-        }
-
-        JsonNode refused(String command) throws Exception {
-            String answer = run(command);
-            assertThat(answer).as("refused, not run").startsWith("THROWN ");
-            return JSON.readTree(answer.substring("THROWN ".length()));
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                app.kill9();
-            } catch (AssertionError alreadyGone) {
-                // ended by itself
-            }
-        }
-    }
-
-    private static Map<String, String> storeEnv() {
-        return Map.of("EFFECTFUL_STORE_URL", pg.url(), "EFFECTFUL_STORE_USER", PostgresServer.USER,
-                "EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
+    private SteppedApp host(String name, EffectLedger ledger) throws Exception {
+        ControlFiles ctl = ControlFiles.create(tmp.resolve("ctl-" + name));
+        return new SteppedApp(ForkedApp.jdk(Jdk.current()).main(ApprovalApp.class)
+                .sysprop("effectful.journal.dir", tmp.resolve("journal-" + name))
+                .sysprop("effectful.store", "postgres").sysprop("effectful.store.url", pg.server().url())
+                .sysprop("effectful.store.user", PostgresServer.USER).sysprop("effectful.store.timeout", "5s")
+                .env("EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD)
+                .sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
+                .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
+                .start(tmp.resolve("logs-" + name)), ctl);
     }
 
     private void assertWaiting(JsonNode o) {
@@ -114,7 +62,7 @@ class ApprovalFleetIT {
 
     @Test
     void twoHostsCreateOneRequestAndBothHonourTheVerdictGivenInTheStore() throws Exception {
-        try (EffectLedger ledger = new EffectLedger(); Host a = new Host("a", ledger); Host b = new Host("b", ledger)) {
+        try (EffectLedger ledger = new EffectLedger(); SteppedApp a = host("a", ledger); SteppedApp b = host("b", ledger)) {
             JsonNode fromA = a.refused("charge f1 charge order f1");
             assertWaiting(fromA);
             String key = fromA.get("intent_key").asText();
@@ -126,13 +74,13 @@ class ApprovalFleetIT {
             assertThat(requests("a", key)).isEqualTo(1);
             assertThat(row(key)).isEqualTo("awaiting_approval");
 
-            CliRun list = CliRun.journal(storeEnv(), tmp, "--store", "postgres", "approvals");
+            CliRun list = CliRun.journal(pg.server().storeEnv(), tmp, "--store", "postgres", "approvals");
             assertThat(list.exitCode()).as(list.toString()).isEqualTo(3);
             assertThat(list.stdout()).contains(key, "charge", "money");
-            CliRun unresolved = CliRun.journal(storeEnv(), tmp, "--store", "postgres", "unresolved");
+            CliRun unresolved = CliRun.journal(pg.server().storeEnv(), tmp, "--store", "postgres", "unresolved");
             assertThat(unresolved.exitCode()).as("nothing ran: not an unknown effect").isZero();
             assertThat(unresolved.stdout()).contains("Awaiting approval (1)", key);
-            CliRun approve = CliRun.journal(storeEnv(), tmp, "--store", "postgres", "approve", key, "--note",
+            CliRun approve = CliRun.journal(pg.server().storeEnv(), tmp, "--store", "postgres", "approve", key, "--note",
                     "approved for the fleet", "--by", "Carol");
             assertThat(approve.exitCode()).as(approve.toString()).isZero();
             assertThat(by(key)).contains("Carol", System.getProperty("user.name"));
@@ -147,10 +95,10 @@ class ApprovalFleetIT {
             assertWaiting(asked);
             String denied = asked.get("intent_key").asText();
             assertWaiting(a.refused("charge f2 another order, from A"));
-            CliRun deny = CliRun.journal(storeEnv(), tmp, "--store", "postgres", "deny", denied, "--note",
+            CliRun deny = CliRun.journal(pg.server().storeEnv(), tmp, "--store", "postgres", "deny", denied, "--note",
                     "fraud suspected");
             assertThat(deny.exitCode()).as(deny.toString()).isZero();
-            for (Host h : new Host[] {a, b}) {
+            for (SteppedApp h : new SteppedApp[] {a, b}) {
                 JsonNode o = h.refused("charge f2 please");
                 assertThat(o.get("outcome").asText()).isEqualTo("permanent");
                 assertThat(o.get("effect_applied").asText()).isEqualTo("no");
@@ -170,7 +118,7 @@ class ApprovalFleetIT {
     }
 
     private static String column(String key, String column) throws Exception {
-        try (Connection c = pg.connect(); PreparedStatement ps = c.prepareStatement(
+        try (Connection c = pg.server().connect(); PreparedStatement ps = c.prepareStatement(
                 "SELECT " + column + " FROM effectful_intents WHERE intent_key = ?")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {

@@ -2,24 +2,20 @@ package dev.effectful.agent.fleet;
 
 import dev.effectful.agent.e2e.Browsers;
 import dev.effectful.agent.e2e.ConsoleProcess;
+import dev.effectful.agent.e2e.ControlFiles;
 import dev.effectful.agent.e2e.EffectLedger;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.apps.DeskApp;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,61 +28,44 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConsoleFleetIT {
 
-    static PostgresServer pg;
+    @RegisterExtension
+    static final SharedPostgres pg = new SharedPostgres();
 
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void startServer() throws Exception {
-        pg = PostgresServer.start(false, List.of());
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
-    }
-
     /** A host: its own journal and control files. */
     private final class Host {
         final String name;
-        final Path ctl;
-        int step;
+        final ControlFiles ctl;
         ForkedApp app;
 
         Host(String name) throws Exception {
             this.name = name;
-            this.ctl = Files.createDirectories(tmp.resolve("ctl-" + name));
+            this.ctl = ControlFiles.create(tmp.resolve("ctl-" + name));
         }
 
         Host start(EffectLedger ledger, Path journal) throws Exception {
             app = ForkedApp.jdk(Jdk.current()).main(DeskApp.class)
-                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl)
-                    .sysprop("firstStep", step + 1).sysprop("task", "t-fleet")
-                    .sysprop("effectful.store", "postgres").sysprop("effectful.store.url", pg.url())
+                    .sysprop("effectful.journal.dir", journal).sysprop("ledger", ledger.url()).sysprop("ctl", ctl.dir())
+                    .sysprop("firstStep", ctl.step() + 1).sysprop("task", "t-fleet")
+                    .sysprop("effectful.store", "postgres").sysprop("effectful.store.url", pg.server().url())
                     .sysprop("effectful.store.user", PostgresServer.USER)
                     .sysprop("effectful.store.password", PostgresServer.PASSWORD)
                     .sysprop("effectful.store.lease", "2s").sysprop("effectful.store.timeout", "5s")
                     .env("HOME", tmp.resolve("home").toString()).sysprop("user.home", tmp.resolve("home"))
-                    .start(tmp.resolve("logs-" + name + "-" + step));
+                    .start(tmp.resolve("logs-" + name + "-" + ctl.step()));
             return this;
         }
 
         String send(String command) throws Exception {
-            step++;
-            Path part = ctl.resolve(step + ".tmp");
-            Files.writeString(part, command, StandardCharsets.UTF_8);
-            Files.move(part, ctl.resolve(Integer.toString(step)), StandardCopyOption.ATOMIC_MOVE);
-            return "RESULT s" + step + " ";
+            return ctl.send(command);
         }
     }
 
     @Test
     void twoHostsHeldIntentsOnOnePageAndAVerdictEveryHostHonours() throws Exception {
-        Map<String, String> store = Map.of("EFFECTFUL_STORE_URL", pg.url(), "EFFECTFUL_STORE_USER", PostgresServer.USER,
-                "EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
+        Map<String, String> store = pg.server().storeEnv();
         WebDriver browser = Browsers.headless(tmp.resolve("chromium"));
         try (EffectLedger ledger = new EffectLedger()) {
             Host a = new Host("a").start(ledger, tmp.resolve("journal-a"));
@@ -124,7 +103,7 @@ class ConsoleFleetIT {
                 // host a takes task t-fleet up again and repeats order-b: the person's result, no second charge
                 a.start(ledger, tmp.resolve("journal-a"));
                 String prefix = a.send("charge order-b 4242-CARD-B");
-                String answer = a.app.awaitLine(l -> l.startsWith(prefix), Duration.ofSeconds(90)).substring(prefix.length());
+                String answer = ControlFiles.answer(a.app, prefix);
                 assertThat(answer).isEqualTo("receipt-7");
                 assertThat(ledger.effects("charge", "order-b")).isEqualTo(1);
 

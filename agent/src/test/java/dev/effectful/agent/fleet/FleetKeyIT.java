@@ -8,8 +8,7 @@ import dev.effectful.agent.e2e.apps.FleetCardApp;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.ProbeResult;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,25 +30,14 @@ class FleetKeyIT {
 
     private static final String TOKEN = "tok-4242-S3cr3t";
 
-    static PostgresServer pg;
+    @RegisterExtension
+    static final SharedPostgres pg = new SharedPostgres();
 
     @TempDir
     Path tmp;
 
     static List<Jdk> jdks() {
         return Jdk.all();
-    }
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        pg = PostgresServer.start(false, List.of());
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
     }
 
     private ForkedApp host(Jdk jdk, String name, EffectLedger ledger, boolean fleet, String order) {
@@ -60,7 +48,7 @@ class FleetKeyIT {
                 .env("HOME", tmp.resolve("home").toString());
         if (fleet) {
             app.sysprop("effectful.store", "postgres")
-                    .sysprop("effectful.store.url", pg.url())
+                    .sysprop("effectful.store.url", pg.server().url())
                     .sysprop("effectful.store.user", PostgresServer.USER)
                     .sysprop("effectful.store.password", PostgresServer.PASSWORD)
                     .sysprop("effectful.store.lease", "2s")

@@ -6,9 +6,8 @@ import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.agent.e2e.apps.KeySentApp;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -25,28 +24,17 @@ import static org.awaitility.Awaitility.await;
  */
 class FleetKeySentIT {
 
-    static PostgresServer pg;
+    @RegisterExtension
+    static final SharedPostgres pg = new SharedPostgres();
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        pg = PostgresServer.start(false, List.of());
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
-    }
 
     private ForkedApp host(String name, DedupLedger service, String scenario) {
         return ForkedApp.jdk(Jdk.current()).main(KeySentApp.class, scenario, "jdk")
                 .sysprop("effectful.journal.dir", tmp.resolve("journal-" + name))
                 .sysprop("effectful.store", "postgres")
-                .sysprop("effectful.store.url", pg.urlVia("127.0.0.1"))
+                .sysprop("effectful.store.url", pg.server().urlVia("127.0.0.1"))
                 .sysprop("effectful.store.user", PostgresServer.USER)
                 .sysprop("effectful.store.lease", "2s")
                 .sysprop("effectful.store.timeout", "5s")

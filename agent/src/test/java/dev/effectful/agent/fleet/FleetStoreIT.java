@@ -17,10 +17,9 @@ import dev.effectful.core.reentry.ReentryRules;
 import dev.effectful.core.reentry.StoreUnavailableException;
 import dev.effectful.core.store.IntentStoreProviders;
 import dev.effectful.core.store.StoreView;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -42,20 +41,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The shared store's semantics against a real PostgreSQL, several "hosts" (stores) in one JVM. */
 class FleetStoreIT {
 
-    static PostgresServer pg;
+    @RegisterExtension
+    static final SharedPostgres pg = new SharedPostgres();
     private final List<PostgresIntentStore> open = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        pg = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
-    }
 
     @AfterEach
     void closeStores() {
@@ -67,7 +55,7 @@ class FleetStoreIT {
     }
 
     static PostgresSettings cfg(Duration lease, Duration timeout) {
-        return new PostgresSettings(pg.url(), PostgresServer.USER, PostgresServer.PASSWORD, lease, timeout);
+        return new PostgresSettings(pg.server().url(), PostgresServer.USER, PostgresServer.PASSWORD, lease, timeout);
     }
 
     /** The configuration's store entry, as the CLI hands it to the provider. */
@@ -141,12 +129,18 @@ class FleetStoreIT {
         }
     }
 
+    /** A host that claimed MONEY intent {@code key} (with a probe or not), its first attempt, and journaled it. */
+    private PostgresIntentStore holding(String key, boolean probe, Duration lease) throws Exception {
+        PostgresIntentStore host = host(lease);
+        assertThat(host.decideAndClaim(key, META, rule(EffectKind.MONEY, probe), SHORT)).isEqualTo(new Decision.Run(1));
+        host.apply(0, intent(key, 1));
+        return host;
+    }
+
     @Test
     void theLoserWaitsForTheWinnersOutcomeAndReplaysItsResult() throws Exception {
-        PostgresIntentStore a = host(Duration.ofSeconds(30));
+        PostgresIntentStore a = holding("wait-1", false, Duration.ofSeconds(30));
         PostgresIntentStore b = host(Duration.ofSeconds(30));
-        assertThat(a.decideAndClaim("wait-1", META, rule(EffectKind.MONEY, false), SHORT)).isEqualTo(new Decision.Run(1));
-        a.apply(0, intent("wait-1", 1));
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             Future<Decision> waiting = pool.submit(() -> b.decideAndClaim("wait-1", META, rule(EffectKind.MONEY, false),
@@ -162,10 +156,8 @@ class FleetStoreIT {
 
     @Test
     void aLeaseNotRenewedLapsesAndTheIntentGoesToTheProbe() throws Exception {
-        PostgresIntentStore dead = host(Duration.ofMillis(600));
+        PostgresIntentStore dead = holding("lapse-1", true, Duration.ofMillis(600));
         PostgresIntentStore survivor = host(Duration.ofMillis(600));
-        assertThat(dead.decideAndClaim("lapse-1", META, rule(EffectKind.MONEY, true), SHORT)).isEqualTo(new Decision.Run(1));
-        dead.apply(0, intent("lapse-1", 1));
         // while the holder lives, its lease is renewed: several leases later the key is still its own
         Thread.sleep(1500);
         assertThat(survivor.decideAndClaim("lapse-1", META, rule(EffectKind.MONEY, true), SHORT))
@@ -182,14 +174,25 @@ class FleetStoreIT {
                 .isInstanceOf(Decision.Refuse.class);
     }
 
+    /** A host whose MONEY call of {@code key} ended unknown: claimed, journaled, its outcome unknown/unknown. */
+    private PostgresIntentStore leftUnknown(String key) {
+        PostgresIntentStore a = host(Duration.ofMillis(300));
+        a.decideAndClaim(key, META, rule(EffectKind.MONEY, false), SHORT);
+        a.apply(0, intent(key, 1));
+        a.apply(1, outcome(key, 1, "unknown", "unknown", null));
+        return a;
+    }
+
+    /** The store's view as the CLI opens it: through the service lookup. */
+    private StoreView cliView() throws Exception {
+        return IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)).settings());
+    }
+
     @Test
     void aPersonsResolutionThroughTheCliIsObeyedByEveryHost() throws Exception {
-        PostgresIntentStore a = host(Duration.ofMillis(300));
-        a.decideAndClaim("res-1", META, rule(EffectKind.MONEY, false), SHORT);
-        a.apply(0, intent("res-1", 1));
-        a.apply(1, outcome("res-1", 1, "unknown", "unknown", null));
+        PostgresIntentStore a = leftUnknown("res-1");
         // through the service lookup, as the CLI finds it
-        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)).settings())) {
+        try (StoreView view = cliView()) {
             assertThat(view.unresolved()).extracting(StoreView.Unresolved::intentKey).contains("res-1");
             assertThat(view.tasks()).extracting(StoreView.TaskLine::task).contains("task-1");
             assertThat(view.resolve("res-1", false, "card statement shows no charge"))
@@ -204,12 +207,8 @@ class FleetStoreIT {
     @Test
     void theRealCliListsAndResolvesThroughTheSharedStore(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws Exception {
-        PostgresIntentStore a = host(Duration.ofMillis(300));
-        a.decideAndClaim("cli-1", META, rule(EffectKind.MONEY, false), SHORT);
-        a.apply(0, intent("cli-1", 1));
-        a.apply(1, outcome("cli-1", 1, "unknown", "unknown", null));
-        java.util.Map<String, String> env = java.util.Map.of("EFFECTFUL_STORE_URL", pg.url(),
-                "EFFECTFUL_STORE_USER", PostgresServer.USER, "EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
+        PostgresIntentStore a = leftUnknown("cli-1");
+        java.util.Map<String, String> env = pg.server().storeEnv();
         dev.effectful.agent.e2e.CliRun unresolved = dev.effectful.agent.e2e.CliRun.journal(env, tmp, "--store", "postgres",
                 "unresolved");
         assertThat(unresolved.exitCode()).as(unresolved.toString()).isEqualTo(3);
@@ -249,7 +248,7 @@ class FleetStoreIT {
         } finally {
             pool.shutdownNow();
         }
-        try (Connection c = pg.connect(); Statement st = c.createStatement();
+        try (Connection c = pg.server().connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*), max(version) FROM effectful_schema")) {
             rs.next();
             assertThat(rs.getInt(1)).as("every migration applied once").isEqualTo(3);
@@ -262,7 +261,7 @@ class FleetStoreIT {
         PostgresIntentStore a = host(Duration.ofSeconds(2));
         assertThat(a.decideAndClaim("down-1", META, rule(EffectKind.MONEY, false), SHORT)).isEqualTo(new Decision.Run(1));
         a.apply(0, intent("down-1", 1));
-        pg.kill9();
+        pg.server().kill9();
         try {
             // the body ran while the database was away: its outcome is owed, not lost
             a.apply(1, outcome("down-1", 1, "ok", "yes", "\"r-1\""));
@@ -271,11 +270,11 @@ class FleetStoreIT {
             assertThatThrownBy(() -> a.decideAndClaim("down-2", META, rule(EffectKind.MONEY, false),
                     TimeUnit.MILLISECONDS.toNanos(300)))
                     .isInstanceOf(StoreUnavailableException.class)
-                    .hasMessageContaining("intent store postgres jdbc:postgresql://127.0.0.1:" + pg.port())
+                    .hasMessageContaining("intent store postgres jdbc:postgresql://127.0.0.1:" + pg.server().port())
                     .hasMessageNotContaining(PostgresServer.PASSWORD);
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMillis(2500));
         } finally {
-            pg.startServer();
+            pg.server().startServer();
         }
         PostgresIntentStore b = host(Duration.ofSeconds(2));
         // b decides from the row; a's owed outcome reaches it on a's next contact (its lease tick or decision)
@@ -295,11 +294,8 @@ class FleetStoreIT {
 
     @Test
     void aResolutionWithAResultIsWhatEveryHostsRepeatReturns() throws Exception {
-        PostgresIntentStore a = host(Duration.ofMillis(300));
-        a.decideAndClaim("res-r", META, rule(EffectKind.MONEY, false), SHORT);
-        a.apply(0, intent("res-r", 1));
-        a.apply(1, outcome("res-r", 1, "unknown", "unknown", null));
-        try (StoreView view = IntentStoreProviders.find("postgres").orElseThrow().openView(store(Duration.ofSeconds(30)).settings())) {
+        PostgresIntentStore a = leftUnknown("res-r");
+        try (StoreView view = cliView()) {
             assertThat(view.resolve("res-r", true, "the card statement shows it", "\"ch-77\""))
                     .isEqualTo(StoreView.Resolution.RESOLVED);
         }
@@ -311,7 +307,7 @@ class FleetStoreIT {
     @Test
     void aWrongPasswordIsAMisconfigurationThatNamesTheSettingsNotAPassingOutage() {
         PostgresIntentStore wrong = PostgresIntentStore.open(new PostgresSettings(
-                pg.url(), PostgresServer.USER, "not-the-password", Duration.ofSeconds(2), Duration.ofSeconds(5)),
+                pg.server().url(), PostgresServer.USER, "not-the-password", Duration.ofSeconds(2), Duration.ofSeconds(5)),
                 Duration.ofDays(7), new LocalIntentIndex());
         open.add(wrong);
         assertThatThrownBy(() -> wrong.decideAndClaim("pw-1", META, rule(EffectKind.MONEY, false), SHORT))
@@ -343,7 +339,7 @@ class FleetStoreIT {
      */
     private String refusedWhileFrozen(PostgresIntentStore a, String key, AtomicInteger effects) throws Exception {
         warm(a, "warm-" + key, effects);
-        pg.freeze();
+        pg.server().freeze();
         String refusal;
         try {
             long t0 = System.nanoTime();
@@ -354,7 +350,7 @@ class FleetStoreIT {
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
             Thread.sleep(500); // frozen past the store timeout, as in the report (2.5 s in all)
         } finally {
-            pg.thaw();
+            pg.server().thaw();
         }
         return refusal;
     }
@@ -409,7 +405,7 @@ class FleetStoreIT {
     }
 
     private static String row(String key, String column) throws Exception {
-        try (Connection c = pg.connect(); java.sql.PreparedStatement ps = c.prepareStatement(
+        try (Connection c = pg.server().connect(); java.sql.PreparedStatement ps = c.prepareStatement(
                 "SELECT " + column + " FROM effectful_intents WHERE intent_key = ?")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {

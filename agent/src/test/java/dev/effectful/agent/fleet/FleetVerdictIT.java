@@ -7,15 +7,13 @@ import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.agent.e2e.apps.FleetApp;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,39 +26,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FleetVerdictIT {
 
-    static PostgresServer pg;
+    @RegisterExtension
+    static final SharedPostgres pg = new SharedPostgres();
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        pg = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
-    }
 
     private ForkedApp host(EffectLedger ledger, Path gate) {
         return ForkedApp.jdk(Jdk.current()).main(FleetApp.class, "ship", "order-held", gate.toString())
                 .sysprop("effectful.journal.dir", tmp.resolve("journal-a"))
                 .sysprop("effectful.store", "postgres")
-                .sysprop("effectful.store.url", pg.url())
+                .sysprop("effectful.store.url", pg.server().url())
                 .sysprop("effectful.store.user", PostgresServer.USER)
                 .sysprop("effectful.store.password", PostgresServer.PASSWORD)
                 .sysprop("effectful.store.lease", "1s")
                 .sysprop("effectful.store.timeout", "5s")
                 .sysprop("ledger", ledger.url())
                 .env("HOME", tmp.resolve("home").toString());
-    }
-
-    private static Map<String, String> storeEnv() {
-        return Map.of("EFFECTFUL_STORE_URL", pg.url(), "EFFECTFUL_STORE_USER", PostgresServer.USER,
-                "EFFECTFUL_STORE_PASSWORD", PostgresServer.PASSWORD);
     }
 
     @Test
@@ -83,23 +65,23 @@ class FleetVerdictIT {
             assertThat(localBefore.exitCode()).as(localBefore.toString()).isEqualTo(3);
             assertThat(localBefore.stdout()).contains(key.substring(0, 8));
 
-            CliRun show = CliRun.journal(storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "show", key);
+            CliRun show = CliRun.journal(pg.server().storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "show", key);
             assertThat(show.exitCode()).as(show.toString()).isZero();
             assertThat(show.stdout()).contains(key, "fleet-ship", "ship", "send", "intended", "records: in the journal of host")
                     .doesNotContain("no journal at");
-            CliRun byPrefix = CliRun.journal(storeEnv(), tmp.resolve("elsewhere"), "--json", "--store", "postgres", "show",
+            CliRun byPrefix = CliRun.journal(pg.server().storeEnv(), tmp.resolve("elsewhere"), "--json", "--store", "postgres", "show",
                     key.substring(0, 10));
             assertThat(byPrefix.exitCode()).as(byPrefix.toString()).isZero();
             assertThat(byPrefix.stdout().lines().toList()).singleElement().asString()
                     .contains("\"intent_key\":\"" + key + "\"").contains("\"state\":\"intended\"").contains("\"host\":");
-            CliRun none = CliRun.journal(storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "show", "no-such-task");
+            CliRun none = CliRun.journal(pg.server().storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "show", "no-such-task");
             assertThat(none.exitCode()).isEqualTo(2);
             assertThat(none.stderr()).contains("no task or intent key 'no-such-task' in the shared store");
 
-            CliRun resolve = CliRun.journal(storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "resolve", key,
+            CliRun resolve = CliRun.journal(pg.server().storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "resolve", key,
                     "--applied", "yes", "--note", "checked the carrier", "--result", "\"done:slow:order-held\"");
             assertThat(resolve.exitCode()).as(resolve.toString()).isZero();
-            CliRun storeAfter = CliRun.journal(storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "unresolved");
+            CliRun storeAfter = CliRun.journal(pg.server().storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "unresolved");
             assertThat(storeAfter.exitCode()).as(storeAfter.toString()).isZero();
 
             ForkedApp again = host(ledger, gate).run(tmp.resolve("logs-3"), Duration.ofSeconds(90));
@@ -110,7 +92,7 @@ class FleetVerdictIT {
 
             CliRun localAfter = CliRun.journal(journal, "unresolved");
             assertThat(localAfter.exitCode()).as("the host's own view agrees with the store: " + localAfter).isZero();
-            CliRun shown = CliRun.journal(storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "show", key);
+            CliRun shown = CliRun.journal(pg.server().storeEnv(), tmp.resolve("elsewhere"), "--store", "postgres", "show", key);
             assertThat(shown.stdout()).contains("resolved_applied", "checked the carrier", "done:slow:order-held");
             assertThat(ledger.effects("slow", "order-held")).as("never shipped again").isLessThanOrEqualTo(1);
         }

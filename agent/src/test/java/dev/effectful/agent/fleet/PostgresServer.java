@@ -167,6 +167,12 @@ public final class PostgresServer implements AutoCloseable {
         return port;
     }
 
+    /** The environment a CLI run with {@code --store postgres} takes this server from. */
+    public java.util.Map<String, String> storeEnv() {
+        return java.util.Map.of("EFFECTFUL_STORE_URL", url(), "EFFECTFUL_STORE_USER", USER,
+                "EFFECTFUL_STORE_PASSWORD", PASSWORD);
+    }
+
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(url(), USER, PASSWORD);
     }

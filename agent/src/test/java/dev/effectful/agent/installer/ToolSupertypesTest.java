@@ -14,6 +14,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The transformer's cheap decision for classes whose own bytes do not mention the annotation. */
 class ToolSupertypesTest {
 
+    /** Fresh for each test (JUnit makes an instance per test): the supertype memory and a loader counting its reads. */
+    private final ToolSupertypes s = new ToolSupertypes();
+    private final CountingLoader loader = new CountingLoader();
+
+    /** Whether {@code type}, read as {@link #loader} defines it, inherits a tool. */
+    private boolean inherits(Class<?> type) throws IOException {
+        return s.inheritsTool(loader, internal(type), bytesOf(type));
+    }
+
     /** Counts class-file reads, so the cache and the JDK short cut are visible. */
     static final class CountingLoader extends ClassLoader {
         final AtomicInteger reads = new AtomicInteger();
@@ -71,29 +80,21 @@ class ToolSupertypesTest {
 
     @Test
     void anImplementationOfAnAnnotatedInterfaceInheritsAToolAtAnyDepth() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
-        CountingLoader loader = new CountingLoader();
         assertThat(AnnotationPrefilter.mayHoldTool(bytesOf(InheritedTools.CardPayments.class))).isFalse();
-        assertThat(s.inheritsTool(loader, internal(InheritedTools.CardPayments.class),
-                bytesOf(InheritedTools.CardPayments.class))).isTrue();
-        assertThat(s.inheritsTool(loader, internal(DeepImpl.class), bytesOf(DeepImpl.class))).isTrue();
-        assertThat(s.inheritsTool(loader, internal(InheritedTools.LoudMailer.class),
-                bytesOf(InheritedTools.LoudMailer.class))).isTrue();
+        assertThat(inherits(InheritedTools.CardPayments.class)).isTrue();
+        assertThat(inherits(DeepImpl.class)).isTrue();
+        assertThat(inherits(InheritedTools.LoudMailer.class)).isTrue();
     }
 
     @Test
     void classesExtendingOnlyTheJdkAreDecidedWithoutReadingAnything() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
-        CountingLoader loader = new CountingLoader();
-        assertThat(s.inheritsTool(loader, internal(ToolSupertypesTest.class), bytesOf(ToolSupertypesTest.class))).isFalse();
-        assertThat(s.inheritsTool(loader, internal(CountingLoader.class), bytesOf(CountingLoader.class))).isFalse();
+        assertThat(inherits(ToolSupertypesTest.class)).isFalse();
+        assertThat(inherits(CountingLoader.class)).isFalse();
         assertThat(loader.reads).hasValue(0);
     }
 
     @Test
     void aSupertypeIsReadOncePerLoader() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
-        CountingLoader loader = new CountingLoader();
         for (int i = 0; i < 5; i++) {
             s.inheritsTool(loader, internal(DeepImpl.class) + i, bytesOf(DeepImpl.class));
         }
@@ -102,7 +103,6 @@ class ToolSupertypesTest {
 
     @Test
     void aToolTypeWithoutAResourceIsKnownFromWhenItWasTransformed() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
         ClassLoader noResources = new ClassLoader(null) {
             @Override
             public URL getResource(String name) {
@@ -128,18 +128,15 @@ class ToolSupertypesTest {
 
     @Test
     void aSupertypeThatPassedTheTransformerEarlierIsNotReadAgain() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
-        CountingLoader loader = new CountingLoader();
         // the base loads first (a framework's interfaces often do): its own answer is remembered as it passes
-        assertThat(s.inheritsTool(loader, internal(PlainBase.class), bytesOf(PlainBase.class))).isFalse();
-        assertThat(s.inheritsTool(loader, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
-        assertThat(s.inheritsTool(loader, internal(PlainB.class), bytesOf(PlainB.class))).isFalse();
+        assertThat(inherits(PlainBase.class)).isFalse();
+        assertThat(inherits(PlainA.class)).isFalse();
+        assertThat(inherits(PlainB.class)).isFalse();
         assertThat(loader.reads).as("the base's answer came from when it passed").hasValue(0);
     }
 
     @Test
     void aParentLoadersAnswerServesItsChildren() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
         CountingLoader parent = new CountingLoader();
         AtomicInteger childReads = new AtomicInteger();
         ClassLoader childOfParent = new ClassLoader(parent) {
@@ -160,7 +157,6 @@ class ToolSupertypesTest {
 
     @Test
     void anUnreadableSupertypeLeavesNoAnswerForItsSubclass() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
         String hidden = internal(PlainBase.class) + ".class";
         ClassLoader baseUnreadable = new ClassLoader(ToolSupertypesTest.class.getClassLoader()) {
             @Override
@@ -200,8 +196,6 @@ class ToolSupertypesTest {
     @Test
     void aSupertypeInTheClasssOwnArchiveIsReadFromThereWithoutSearchingTheLoader(@org.junit.jupiter.api.io.TempDir
                                                                                     java.nio.file.Path dir) throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
-        CountingLoader loader = new CountingLoader();
         URL archive = new URL("jar:" + jarOf(dir, PlainBase.class, InheritedTools.Payments.class).toUri() + "!/");
         assertThat(s.inheritsTool(loader, archive, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
         assertThat(s.inheritsTool(loader, archive, internal(InheritedTools.CardPayments.class),
@@ -214,40 +208,24 @@ class ToolSupertypesTest {
 
     @Test
     void aToolTypeThatAnEarlierCopyDidNotDeclareIsSaidLoudly() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
-        CountingLoader loader = new CountingLoader();
-        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        dev.effectful.core.log.AgentLog.configure(() -> new dev.effectful.core.log.LogSink() {
-            @Override
-            public void log(Level level, String message, Throwable error) {
-                lines.add(level + " " + message);
-            }
-
-            @Override
-            public boolean isEnabled(Level level) {
-                return true;
-            }
-        }, dev.effectful.core.log.LogSink.Level.INFO);
+        java.util.List<String> lines = dev.effectful.agent.LogLines.capture();
         try {
-            assertThat(s.inheritsTool(loader, internal(PlainA.class), bytesOf(PlainA.class))).isFalse();
+            assertThat(inherits(PlainA.class)).isFalse();
             // the copy the JVM defines declares a tool, unlike the one read for PlainA
             s.sawToolType(loader, internal(PlainBase.class), bytesOf(InheritedTools.Payments.class));
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("ERROR")
                     .contains(PlainBase.class.getName(), "UNGUARDED"));
         } finally {
-            dev.effectful.core.log.AgentLog.configure(() -> new dev.effectful.core.log.StderrSink(System.err,
-                    dev.effectful.core.log.LogSink.Level.WARN), dev.effectful.core.log.LogSink.Level.INFO);
+            dev.effectful.agent.LogLines.restore();
         }
     }
 
     @Test
     void onlyATypeSeenWithoutToolsIsKnownWithoutTools() throws IOException {
-        ToolSupertypes s = new ToolSupertypes();
-        CountingLoader loader = new CountingLoader();
         assertThat(s.knownWithoutTools(loader, internal(PlainBase.class))).as("never seen").isFalse();
-        s.inheritsTool(loader, internal(PlainBase.class), bytesOf(PlainBase.class));
+        inherits(PlainBase.class);
         assertThat(s.knownWithoutTools(loader, internal(PlainBase.class))).isTrue();
-        s.inheritsTool(loader, internal(Deeper.class), bytesOf(Deeper.class));
+        inherits(Deeper.class);
         assertThat(s.knownWithoutTools(loader, internal(Deeper.class))).as("inherits Payments' tool").isFalse();
         s.sawToolType(loader, internal(InheritedTools.Payments.class), bytesOf(InheritedTools.Payments.class));
         assertThat(s.knownWithoutTools(loader, internal(InheritedTools.Payments.class))).isFalse();

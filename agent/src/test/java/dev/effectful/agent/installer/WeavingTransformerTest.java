@@ -30,21 +30,24 @@ class WeavingTransformerTest {
             EngineStarter.refusing(new JournalProblem(JournalProblem.Cause.OTHER, "test")), null, new ToolSupertypes(),
             Instrumentations.load(WeavingTransformer.class.getClassLoader()));
 
+    /** What the transformer makes of {@code type}'s class file: at its first load ({@code redefined} null), else retransformed. */
+    private byte[] woven(Class<?> type, Class<?> redefined) throws IOException {
+        return transformer.transform(null, loader, internal(type), redefined, null, bytesOf(type));
+    }
+
     @Test
     void aClassDeclaringItsToolsIsWovenAtFirstLoadAndTheSameWayOnRetransformation() throws IOException {
         Class<?> type = FirstLoadWeaverTest.Sample.class;
-        byte[] original = bytesOf(type);
-        byte[] first = transformer.transform(null, loader, internal(type), null, null, original);
+        byte[] first = woven(type, null);
         assertThat(methods(first)).contains("effectful$body$greet(Ljava/lang/String;I)Ljava/lang/String;");
-        byte[] again = transformer.transform(null, loader, internal(type), type, null, original);
-        assertThat(methods(again)).isEqualTo(methods(first));
+        assertThat(methods(woven(type, type))).isEqualTo(methods(first));
     }
 
     @Test
     void aClassLoadedBeforeTheAgentKeepsItsShape() throws IOException {
         Class<?> type = FirstLoadWeaverTest.Sample.class;
         byte[] original = bytesOf(type);
-        byte[] retransformed = transformer.transform(null, loader, internal(type), type, null, original);
+        byte[] retransformed = woven(type, type);
         assertThat(retransformed).as("rewritten through Byte Buddy's advice").isNotNull().isNotEqualTo(original);
         assertThat(methods(retransformed)).isEqualTo(methods(original));
     }
@@ -53,10 +56,9 @@ class WeavingTransformerTest {
     void aClassThatAlsoInheritsAToolTakesTheAdvicePathThatAddsNoMethod() throws IOException {
         // declares its own tool and implements an annotated interface method: the inherited match needs Byte Buddy
         Class<?> type = InheritedTools.OwnLabels.class;
-        byte[] original = bytesOf(type);
-        byte[] first = transformer.transform(null, loader, internal(type), null, null, original);
+        byte[] first = woven(type, null);
         assertThat(first).isNotNull();
-        assertThat(methods(first)).isEqualTo(methods(original));
+        assertThat(methods(first)).isEqualTo(methods(bytesOf(type)));
     }
 
     private static Set<String> methods(byte[] bytes) {

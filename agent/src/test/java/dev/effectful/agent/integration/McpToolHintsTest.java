@@ -1,15 +1,12 @@
 package dev.effectful.agent.integration;
 
-import dev.effectful.core.log.AgentLog;
-import dev.effectful.core.log.LogSink;
-import dev.effectful.core.log.StderrSink;
+import dev.effectful.agent.LogLines;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,26 +35,16 @@ class McpToolHintsTest {
     public record Schema(String type) {
     }
 
-    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private List<String> lines;
 
     @BeforeEach
     void captureLog() {
-        AgentLog.configure(() -> new LogSink() {
-            @Override
-            public void log(Level level, String message, Throwable error) {
-                lines.add(level + " " + message);
-            }
-
-            @Override
-            public boolean isEnabled(Level level) {
-                return true;
-            }
-        }, LogSink.Level.INFO);
+        lines = LogLines.capture();
     }
 
     @AfterEach
     void restoreLog() {
-        AgentLog.configure(() -> new StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
+        LogLines.restore();
     }
 
     private static McpToolHints hints(ToolDeclaration... declared) {

@@ -50,6 +50,18 @@ class CycleFileScanTest {
         }
     }
 
+    /** Where record {@code n} of {@code cycle} starts, as a full scan finds it. */
+    private static long offsetOf(Path cycle, int n) throws Exception {
+        return CycleFileScan.full(cycle).records().get(n).offset();
+    }
+
+    /** Marks record {@code n}'s header not complete, as a writer killed mid-record leaves it: its offset. */
+    private static long tornAt(Path cycle, int n) throws Exception {
+        long at = offsetOf(cycle, n);
+        writeHeader(cycle, at, NOT_COMPLETE);
+        return at;
+    }
+
     private static void writeHeader(Path file, long offset, int header) throws Exception {
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.seek(offset);
@@ -145,7 +157,7 @@ class CycleFileScanTest {
     @Test
     void aZeroedHeaderWithRecordsAfterItIsDamageAndTheRecordsAfterItAreStillFound() throws Exception {
         Path cycle = cycleOf(30, "{\"to\":\"bob\"}");
-        long at = CycleFileScan.full(cycle).records().get(12).offset();
+        long at = offsetOf(cycle, 12);
         writeHeader(cycle, at, 0);
         CycleFileScan.Result full = CycleFileScan.full(cycle);
         assertThat(full.damaged()).isTrue();
@@ -164,8 +176,7 @@ class CycleFileScanTest {
     @Test
     void aTornRecordAtTheEndIsWhereTheWriterGoesOnNotDamage() throws Exception {
         Path cycle = cycleOf(10, "{\"to\":\"bob\"}");
-        long last = CycleFileScan.full(cycle).records().get(9).offset();
-        writeHeader(cycle, last, NOT_COMPLETE);
+        long last = tornAt(cycle, 9);
         CycleFileScan.Result full = CycleFileScan.full(cycle);
         assertThat(full.damaged()).isFalse();
         assertThat(keys(full)).hasSize(9).endsWith("k8");
@@ -175,8 +186,7 @@ class CycleFileScanTest {
     @Test
     void aTornHeaderWithCompleteRecordsAfterItIsNamedTorn() throws Exception {
         Path cycle = cycleOf(10, "{\"to\":\"bob\"}");
-        long at = CycleFileScan.full(cycle).records().get(4).offset();
-        writeHeader(cycle, at, NOT_COMPLETE);
+        long at = tornAt(cycle, 4);
         CycleFileScan.Result full = CycleFileScan.full(cycle);
         assertThat(full.damagedRecords()).singleElement().satisfies(b -> {
             assertThat(b.offset()).isEqualTo(at);
@@ -196,7 +206,7 @@ class CycleFileScanTest {
     void aRecordWhoseBytesChangedIsListedAndTheScanGoesOn() throws Exception {
         Path cycle = cycleOf(20, "{\"to\":\"bob\",\"text\":\"hello there\"}");
         CycleFileScan.Found victim = CycleFileScan.full(cycle).records().get(7);
-        long end = CycleFileScan.full(cycle).records().get(8).offset();
+        long end = offsetOf(cycle, 8);
         flipByte(cycle, victim.offset() + (end - victim.offset()) / 2);
         CycleFileScan.Result full = CycleFileScan.full(cycle);
         assertThat(keys(full)).doesNotContain("k7").contains("k6", "k8", "k19");
@@ -211,7 +221,7 @@ class CycleFileScanTest {
     @Test
     void aDataRecordTurnedIntoMetadataIsCaughtByADecodingScan() throws Exception {
         Path cycle = cycleOf(10, "{\"to\":\"bob\"}");
-        long at = CycleFileScan.full(cycle).records().get(3).offset();
+        long at = offsetOf(cycle, 3);
         writeHeader(cycle, at, headerAt(cycle, at) | META);
         CycleFileScan.Result full = CycleFileScan.full(cycle);
         assertThat(full.damagedRecords()).extracting(CycleFileScan.Bad::offset).containsExactly(at);

@@ -1,5 +1,6 @@
 package dev.effectful.core.journal;
 
+import dev.effectful.testsupport.CycleFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,15 +44,6 @@ class JournalSalvageTest {
         }
     }
 
-    private static long used(Path file) throws Exception {
-        byte[] all = Files.readAllBytes(file);
-        int end = all.length;
-        while (end > 0 && all[end - 1] == 0) {
-            end--;
-        }
-        return end;
-    }
-
     private static List<JournalRecord> all(ChronicleJournal j) {
         List<JournalRecord> out = new ArrayList<>();
         j.replay((i, r) -> out.add(r));
@@ -63,7 +55,7 @@ class JournalSalvageTest {
         Path dir = journalOf(60);
         Path cycle = only(dir, ".cq4");
         try (RandomAccessFile f = new RandomAccessFile(cycle.toFile(), "rw")) {
-            f.setLength(used(cycle) - 2000);
+            f.setLength(CycleFiles.usedBytes(cycle) - 2000);
         }
         CycleFileScan.Result scan = CycleFileScan.full(cycle);
         assertThat(scan.damaged()).isTrue();

@@ -263,6 +263,11 @@ class RecordCodecTest {
         previousText(w, 18, r.probe() == null ? null : r.probe().word());
         w.writeEventId(19).int64(r.pid());
         previousText(w, 20, r.thread());
+        previousTail(r, w, bytes, start);
+    }
+
+    /** What both earlier formats end with: duration, item, re-entry, then the identity checksum and the crc. */
+    private static void previousTail(JournalRecord r, Wire w, Bytes<?> bytes, long start) {
         previousNumber(w, 21, r.durationMs());
         previousText(w, 22, r.item());
         previousText(w, 25, r.reentry());
@@ -326,13 +331,7 @@ class RecordCodecTest {
             w.writeEventId(19).int64(r.pid());
             previousText(w, 20, r.thread());
         }
-        previousNumber(w, 21, r.durationMs());
-        previousText(w, 22, r.item());
-        previousText(w, 25, r.reentry());
-        RecordCodec.Scratch s = new RecordCodec.Scratch();
-        w.writeEventId(23).fixedInt32(s.identity(r));
-        int crc = s.crc(bytes, start, bytes.writePosition());
-        w.writeEventId(24).fixedInt32(crc);
+        previousTail(r, w, bytes, start);
     }
 
     private static void firstCode(Wire w, int id, Enum<?> v) {

@@ -9,95 +9,82 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 
-/** Each nested class gets exactly one thing wrong, the way users do. */
+/**
+ * Each nested class gets exactly one thing wrong, the way users do. What they do right is {@link MailTool}'s
+ * (the request, the probe by order, the check), named or left out in each annotation.
+ */
 public final class BrokenMailTools {
 
     private BrokenMailTools() {
     }
 
     /** No probe on a SEND: after a crash nothing can tell whether the mail went. */
-    public static class NoProbe extends HttpTool {
+    public static class NoProbe extends MailTool {
         public NoProbe(URI base) {
             super(base);
         }
 
         @EffectfulTool(kind = EffectKind.SEND, name = "send_email", check = "checkSent")
         public String sendEmail(@IntentKey String orderId, String text) throws IOException, InterruptedException {
-            return bodyOf(post("emails?order=" + q(orderId), text));
+            return send(orderId, text);
         }
 
         void checkSent(String answer) {
-            if (answer.contains("\"error\"")) {
-                throw new IllegalArgumentException("the mail service refused: " + answer);
-            }
+            refuseMailErrors(answer);
         }
     }
 
     /** A probe that never finds: it looks in the wrong place. */
-    public static class BlindProbe extends HttpTool {
+    public static class BlindProbe extends MailTool {
         public BlindProbe(URI base) {
             super(base);
         }
 
         @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail", check = "checkSent")
         public String sendEmail(@IntentKey String orderId, String text) throws IOException, InterruptedException {
-            return bodyOf(post("emails?order=" + q(orderId), text));
+            return send(orderId, text);
         }
 
+        @Override
         public String findEmail(String orderId, String text) throws IOException, InterruptedException {
-            HttpResponse<String> r = get("emails?order=" + q(text));
-            return r.statusCode() == 200 ? r.body() : null;
+            return emailFor(text);
         }
 
         void checkSent(String answer) {
-            if (answer.contains("\"error\"")) {
-                throw new IllegalArgumentException("the mail service refused: " + answer);
-            }
+            refuseMailErrors(answer);
         }
     }
 
     /** The key built from the message text: every rephrased retry is a new intent. */
-    public static class TextKeyed extends HttpTool {
+    public static class TextKeyed extends MailTool {
         public TextKeyed(URI base) {
             super(base);
         }
 
         @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail", check = "checkSent")
         public String sendEmail(String orderId, @IntentKey String text) throws IOException, InterruptedException {
-            return bodyOf(post("emails?order=" + q(orderId), text));
-        }
-
-        public String findEmail(String orderId, String text) throws IOException, InterruptedException {
-            HttpResponse<String> r = get("emails?order=" + q(orderId));
-            return r.statusCode() == 200 ? r.body() : null;
+            return send(orderId, text);
         }
 
         void checkSent(String answer) {
-            if (answer.contains("\"error\"")) {
-                throw new IllegalArgumentException("the mail service refused: " + answer);
-            }
+            refuseMailErrors(answer);
         }
     }
 
     /** No check: a 200 whose body says error counts as sent. */
-    public static class Unchecked extends HttpTool {
+    public static class Unchecked extends MailTool {
         public Unchecked(URI base) {
             super(base);
         }
 
         @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail")
         public String sendEmail(@IntentKey String orderId, String text) throws IOException, InterruptedException {
-            return bodyOf(post("emails?order=" + q(orderId), text));
-        }
-
-        public String findEmail(String orderId, String text) throws IOException, InterruptedException {
-            HttpResponse<String> r = get("emails?order=" + q(orderId));
-            return r.statusCode() == 200 ? r.body() : null;
+            return send(orderId, text);
         }
     }
 
     /** Ignores Retry-After: on a 429 it tries again at once, hammering the receiver. */
-    public static class IgnoresRetryAfter extends HttpTool {
+    public static class IgnoresRetryAfter extends MailTool {
         public IgnoresRetryAfter(URI base) {
             super(base);
         }
@@ -111,15 +98,8 @@ public final class BrokenMailTools {
             return bodyOf(r);
         }
 
-        public String findEmail(String orderId, String text) throws IOException, InterruptedException {
-            HttpResponse<String> r = get("emails?order=" + q(orderId));
-            return r.statusCode() == 200 ? r.body() : null;
-        }
-
         void checkSent(String answer) {
-            if (answer.contains("\"error\"")) {
-                throw new IllegalArgumentException("the mail service refused: " + answer);
-            }
+            refuseMailErrors(answer);
         }
     }
 
@@ -137,9 +117,7 @@ public final class BrokenMailTools {
         }
 
         void checkStatus(String answer) {
-            if (answer.contains("\"error\"")) {
-                throw new IllegalArgumentException("the shop failed: " + answer);
-            }
+            refuseErrors(answer, "the shop failed");
         }
     }
 
@@ -147,7 +125,7 @@ public final class BrokenMailTools {
      * Denies an effect that landed: a lost answer (an IOException after the mail went) is wrapped in an
      * unchecked exception the tool declares retryable, so the outcome says effect no.
      */
-    public static class DeniesLostAnswer extends HttpTool {
+    public static class DeniesLostAnswer extends MailTool {
         public DeniesLostAnswer(URI base) {
             super(base);
         }
@@ -156,21 +134,14 @@ public final class BrokenMailTools {
                 retryableOn = UncheckedIOException.class)
         public String sendEmail(@IntentKey String orderId, String text) throws InterruptedException {
             try {
-                return bodyOf(post("emails?order=" + q(orderId), text));
+                return send(orderId, text);
             } catch (IOException e) {
                 throw new UncheckedIOException("the mail service did not answer; try again", e);
             }
         }
 
-        public String findEmail(String orderId, String text) throws IOException, InterruptedException {
-            HttpResponse<String> r = get("emails?order=" + q(orderId));
-            return r.statusCode() == 200 ? r.body() : null;
-        }
-
         void checkSent(String answer) {
-            if (answer.contains("\"error\"")) {
-                throw new IllegalArgumentException("the mail service refused: " + answer);
-            }
+            refuseMailErrors(answer);
         }
     }
 
@@ -178,14 +149,14 @@ public final class BrokenMailTools {
      * Outlives its deadline: after sending it polls for the delivery receipt, and an interrupt (the
      * engine's deadline) is caught and the polling goes on.
      */
-    public static class SwallowsInterrupt extends HttpTool {
+    public static class SwallowsInterrupt extends MailTool {
         public SwallowsInterrupt(URI base) {
             super(base);
         }
 
         @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail", check = "checkSent")
         public String sendEmail(@IntentKey String orderId, String text) throws IOException, InterruptedException {
-            String sent = bodyOf(post("emails?order=" + q(orderId), text));
+            String sent = send(orderId, text);
             long giveUp = System.nanoTime() + 2_500_000_000L;
             while (System.nanoTime() < giveUp) {
                 try {
@@ -200,15 +171,8 @@ public final class BrokenMailTools {
             return sent;
         }
 
-        public String findEmail(String orderId, String text) throws IOException, InterruptedException {
-            HttpResponse<String> r = get("emails?order=" + q(orderId));
-            return r.statusCode() == 200 ? r.body() : null;
-        }
-
         void checkSent(String answer) {
-            if (answer.contains("\"error\"")) {
-                throw new IllegalArgumentException("the mail service refused: " + answer);
-            }
+            refuseMailErrors(answer);
         }
     }
 }

@@ -43,6 +43,13 @@ public abstract class HttpTool {
         return r.body();
     }
 
+    /** A result check's body: a 200 whose body says error is a failure, {@code who} + ": " + the body. */
+    protected static void refuseErrors(String answer, String who) {
+        if (answer.contains("\"error\"")) {
+            throw new IllegalArgumentException(who + ": " + answer);
+        }
+    }
+
     protected static String q(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }

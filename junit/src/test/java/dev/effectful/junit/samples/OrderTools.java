@@ -23,8 +23,6 @@ public class OrderTools extends HttpTool {
     }
 
     void checkCreated(String answer) {
-        if (answer.contains("\"error\"")) {
-            throw new IllegalArgumentException("the shop refused the order: " + answer);
-        }
+        refuseErrors(answer, "the shop refused the order");
     }
 }

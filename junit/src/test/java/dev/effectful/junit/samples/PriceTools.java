@@ -20,8 +20,6 @@ public class PriceTools extends HttpTool {
     }
 
     void checkPrice(String answer) {
-        if (answer.contains("\"error\"")) {
-            throw new IllegalArgumentException("the price service failed: " + answer);
-        }
+        refuseErrors(answer, "the price service failed");
     }
 }

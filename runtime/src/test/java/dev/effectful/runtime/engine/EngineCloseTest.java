@@ -1,9 +1,6 @@
 package dev.effectful.runtime.engine;
 
 import dev.effectful.core.config.EffectfulConfig;
-import dev.effectful.core.journal.JournalRecord;
-import dev.effectful.core.reentry.Decision;
-import dev.effectful.core.reentry.IntentState;
 import dev.effectful.core.reentry.IntentStore;
 import dev.effectful.core.reentry.LocalIntentIndex;
 import dev.effectful.core.store.IntentStoreProvider;
@@ -15,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -85,13 +81,12 @@ class EngineCloseTest {
     }
 
     /** Decides locally and runs a thread, as a shared store's lease renewer does, until closed. */
-    static final class ThreadedStore implements IntentStore, AutoCloseable {
-        private final LocalIntentIndex local;
+    static final class ThreadedStore extends OverLocalIndex implements AutoCloseable {
         private final Thread renewer;
         private volatile boolean closed;
 
         ThreadedStore(LocalIntentIndex local) {
-            this.local = local;
+            super(local);
             this.renewer = new Thread(() -> {
                 while (!closed) {
                     LockSupport.parkNanos(50_000_000L);
@@ -99,31 +94,6 @@ class EngineCloseTest {
             }, "effectful-test-store");
             renewer.setDaemon(true);
             renewer.start();
-        }
-
-        @Override
-        public Optional<IntentState> get(String intentKey) {
-            return local.get(intentKey);
-        }
-
-        @Override
-        public Decision decideAndClaim(String intentKey, IntentMeta meta, Rule rule, long budgetNanos) {
-            return local.decideAndClaim(intentKey, meta, rule, budgetNanos);
-        }
-
-        @Override
-        public void apply(long index, JournalRecord record) {
-            local.apply(index, record);
-        }
-
-        @Override
-        public int forgetOlderThan(long cutoffMillis) {
-            return local.forgetOlderThan(cutoffMillis);
-        }
-
-        @Override
-        public int size() {
-            return local.size();
         }
 
         @Override

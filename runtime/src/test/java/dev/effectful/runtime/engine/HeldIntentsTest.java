@@ -4,9 +4,7 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.core.journal.RecordType;
-import dev.effectful.core.log.AgentLog;
 import dev.effectful.core.log.LogSink;
-import dev.effectful.core.log.StderrSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,24 +44,12 @@ class HeldIntentsTest {
 
     @BeforeEach
     void captureWarnings() {
-        AgentLog.configure(() -> new LogSink() {
-            @Override
-            public void log(Level level, String message, Throwable error) {
-                if (level == Level.WARN) {
-                    warnings.add(message);
-                }
-            }
-
-            @Override
-            public boolean isEnabled(Level level) {
-                return level.ordinal() <= Level.WARN.ordinal();
-            }
-        }, LogSink.Level.WARN);
+        LogCapture.record(LogSink.Level.WARN, LogSink.Level.WARN, warnings);
     }
 
     @AfterEach
     void restoreLog() {
-        AgentLog.configure(() -> new StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
+        LogCapture.restore();
     }
 
     private List<String> held() {

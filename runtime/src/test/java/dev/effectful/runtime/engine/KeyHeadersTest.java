@@ -10,7 +10,6 @@ import dev.effectful.Outcome;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.core.keys.IntentKeys;
-import dev.effectful.core.log.AgentLog;
 import dev.effectful.core.log.LogSink;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,25 +43,13 @@ class KeyHeadersTest {
 
     @BeforeAll
     static void engine() {
-        AgentLog.configure(() -> new LogSink() {
-            @Override
-            public void log(Level level, String message, Throwable error) {
-                if (level == Level.WARN) {
-                    WARNINGS.add(message);
-                }
-            }
-
-            @Override
-            public boolean isEnabled(Level level) {
-                return level.ordinal() <= Level.WARN.ordinal();
-            }
-        }, LogSink.Level.WARN);
+        LogCapture.record(LogSink.Level.WARN, LogSink.Level.WARN, WARNINGS);
         harness = new EngineHarness(journal);
     }
 
     @AfterAll
     static void restoreLog() {
-        AgentLog.configure(() -> new dev.effectful.core.log.StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
+        LogCapture.restore();
     }
 
     /** A batch row. */
@@ -183,37 +170,36 @@ class KeyHeadersTest {
     @Test
     void aKeySeenGoingOutLetsAnUnknownAttemptRunAgainWithTheSameKey() {
         Tools withHeader = new Tools();
-        withHeader.fail = true;
-        try (Task t = Task.open("t-keyable", Duration.ofSeconds(30))) {
-            Completion first = harness.call(withHeader, "createOrder", "bob", "a plate");
-            assertThat(first.thrown()).isInstanceOf(ToolOutcomeException.class);
-            assertThat(first.thrown().getMessage()).contains("\"outcome\":\"unknown\"");
-            withHeader.fail = false;
-            Completion retry = harness.call(withHeader, "createOrder", "bob", "the plate, as asked before");
-            assertThat(retry.thrown()).isNull();
-            assertThat(withHeader.bodies).as("run again: the service dedups on the header").hasValue(2);
-            assertThat(withHeader.seen.get(0)).isEqualTo(withHeader.seen.get(3)).contains((String) retry.value());
-        }
+        Completion[] keyable = lostThenRepeated(withHeader, "t-keyable", "createOrder",
+                new Object[] {"bob", "a plate"}, "bob", "the plate, as asked before");
+        assertThat(keyable[0].thrown()).isInstanceOf(ToolOutcomeException.class);
+        assertThat(keyable[0].thrown().getMessage()).contains("\"outcome\":\"unknown\"");
+        assertThat(keyable[1].thrown()).isNull();
+        assertThat(withHeader.bodies).as("run again: the service dedups on the header").hasValue(2);
+        assertThat(withHeader.seen.get(0)).isEqualTo(withHeader.seen.get(3)).contains((String) keyable[1].value());
 
         Tools without = new Tools();
-        without.fail = true;
-        try (Task t = Task.open("t-not-keyable", Duration.ofSeconds(30))) {
-            harness.call(without, "createPlain", "bob");
-            without.fail = false;
-            Completion retry = harness.call(without, "createPlain", "bob");
-            assertThat(retry.thrown()).isInstanceOf(ToolOutcomeException.class);
-            assertThat(without.bodies).as("the same CREATE without a key header is held").hasValue(1);
-        }
+        Completion retry = lostThenRepeated(without, "t-not-keyable", "createPlain", new Object[] {"bob"}, "bob")[1];
+        assertThat(retry.thrown()).isInstanceOf(ToolOutcomeException.class);
+        assertThat(without.bodies).as("the same CREATE without a key header is held").hasValue(1);
 
         Tools uncovered = new Tools();
-        uncovered.fail = true;
-        try (Task t = Task.open("t-uncovered", Duration.ofSeconds(30))) {
-            harness.call(uncovered, "silentOrder", "carl");
-            uncovered.fail = false;
-            Completion retry = harness.call(uncovered, "silentOrder", "carl");
-            assertThat(retry.thrown()).isInstanceOf(ToolOutcomeException.class);
-            assertThat(retry.thrown().getMessage()).contains("\"outcome\":\"unknown\"");
-            assertThat(uncovered.bodies).as("a key header whose key no covered client sent: held").hasValue(1);
+        retry = lostThenRepeated(uncovered, "t-uncovered", "silentOrder", new Object[] {"carl"}, "carl")[1];
+        assertThat(retry.thrown()).isInstanceOf(ToolOutcomeException.class);
+        assertThat(retry.thrown().getMessage()).contains("\"outcome\":\"unknown\"");
+        assertThat(uncovered.bodies).as("a key header whose key no covered client sent: held").hasValue(1);
+    }
+
+    /**
+     * In task {@code task}: a call of {@code method} whose body fails (its answer lost), then the repeat, which
+     * runs to the end if the engine lets it. The two completions, in that order.
+     */
+    private static Completion[] lostThenRepeated(Tools tools, String task, String method, Object[] first, Object... again) {
+        tools.fail = true;
+        try (Task t = Task.open(task, Duration.ofSeconds(30))) {
+            Completion lost = harness.call(tools, method, first);
+            tools.fail = false;
+            return new Completion[] {lost, harness.call(tools, method, again)};
         }
     }
 

@@ -5,7 +5,6 @@ import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
-import dev.effectful.core.log.AgentLog;
 import dev.effectful.core.log.LogSink;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,25 +35,13 @@ class ProbeFormsTest {
 
     @BeforeAll
     static void engine() {
-        AgentLog.configure(() -> new LogSink() {
-            @Override
-            public void log(Level level, String message, Throwable error) {
-                if (level == Level.ERROR) {
-                    ERRORS.add(message);
-                }
-            }
-
-            @Override
-            public boolean isEnabled(Level level) {
-                return true;
-            }
-        }, LogSink.Level.WARN);
+        LogCapture.record(LogSink.Level.ERROR, LogSink.Level.DEBUG, ERRORS);
         harness = new EngineHarness(journal);
     }
 
     @AfterAll
     static void quiet() {
-        AgentLog.configure(() -> new dev.effectful.core.log.StderrSink(System.err, LogSink.Level.WARN), LogSink.Level.INFO);
+        LogCapture.restore();
     }
 
     /** Each tool's first call loses its answer; later calls succeed. What the probe answers is set per test. */

@@ -1,9 +1,8 @@
 package dev.effectful.agent.e2e.apps;
 
 import dev.effectful.Task;
+import dev.effectful.agent.e2e.ControlFiles;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -32,15 +31,7 @@ public final class ApprovalApp {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Task t = Task.open(System.getProperty("task", "t-approval"), "alice", Duration.ofMinutes(10))) {
             for (int step = 1; ; step++) {
-                Path file = ctl.resolve(Integer.toString(step));
-                long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-                while (!Files.exists(file)) {
-                    if (System.nanoTime() > end) {
-                        throw new IllegalStateException("no step " + step + " within 5 minutes");
-                    }
-                    Thread.sleep(10);
-                }
-                String[] cmd = Files.readString(file, StandardCharsets.UTF_8).strip().split(" ", 3);
+                String[] cmd = ControlFiles.await(ctl, step).split(" ", 3);
                 String name = "s" + step;
                 String memo = cmd.length > 2 ? cmd[2] : "";
                 switch (cmd[0]) {

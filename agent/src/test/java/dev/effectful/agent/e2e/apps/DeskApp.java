@@ -5,9 +5,8 @@ import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Redact;
 import dev.effectful.Task;
+import dev.effectful.agent.e2e.ControlFiles;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -43,15 +42,7 @@ public final class DeskApp {
         Tools tools = new Tools();
         try (Task t = Task.open(System.getProperty("task", "t-desk"), Duration.ofMinutes(10))) {
             for (int step = first; ; step++) {
-                Path file = ctl.resolve(Integer.toString(step));
-                long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-                while (!Files.exists(file)) {
-                    if (System.nanoTime() > end) {
-                        throw new IllegalStateException("no step " + step + " within 5 minutes");
-                    }
-                    Thread.sleep(10);
-                }
-                String[] cmd = Files.readString(file, StandardCharsets.UTF_8).strip().split(" ");
+                String[] cmd = ControlFiles.await(ctl, step).split(" ");
                 String name = "s" + step;
                 switch (cmd[0]) {
                     case "charge" -> CoreApp.print(name, () -> tools.charge(cmd[1], cmd[2]));

@@ -1,6 +1,7 @@
 package dev.effectful.agent.e2e.apps;
 
 import dev.effectful.Task;
+import dev.effectful.agent.e2e.ControlFiles;
 import dev.effectful.agent.e2e.apps.InheritedTools.CardPayments;
 import dev.effectful.agent.e2e.apps.InheritedTools.Payments;
 import net.bytebuddy.ByteBuddy;
@@ -93,13 +94,7 @@ public final class InheritedApp {
         try (Task t = Task.open("t-inherit-attach", Duration.ofSeconds(60))) {
             print("before", () -> card.charge("ord-a1", 100, "tok-secret-4242"));
             System.out.println("READY");
-            long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (!java.nio.file.Files.exists(go)) {
-                if (System.nanoTime() > end) {
-                    throw new IllegalStateException("no go file");
-                }
-                Thread.sleep(20);
-            }
+            ControlFiles.awaitGo(go);
             twice("attached", () -> card.charge("ord-a2", 100, "tok-secret-4242"));
             twice("attached_proxy", () -> proxied.charge("ord-a3", 100, "tok-secret-4242"));
         }

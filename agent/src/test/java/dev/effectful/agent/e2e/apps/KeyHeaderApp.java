@@ -1,6 +1,7 @@
 package dev.effectful.agent.e2e.apps;
 
 import dev.effectful.Task;
+import dev.effectful.agent.e2e.ControlFiles;
 import dev.effectful.ToolOutcomeException;
 
 import java.io.IOException;
@@ -65,13 +66,7 @@ public final class KeyHeaderApp {
         send.post(base + "/record/before-jdk-send", null);
         connection.post(base + "/record/before-url-connection", null);
         System.out.println("READY");
-        long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!java.nio.file.Files.exists(go)) {
-            if (System.nanoTime() > end) {
-                throw new IllegalStateException("no go file");
-            }
-            Thread.sleep(20);
-        }
+        ControlFiles.awaitGo(go);
         run("attached-jdk-send", send, base);
         run("attached-url-connection", connection, base);
     }

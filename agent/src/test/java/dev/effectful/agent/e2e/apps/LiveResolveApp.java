@@ -1,9 +1,8 @@
 package dev.effectful.agent.e2e.apps;
 
 import dev.effectful.Task;
+import dev.effectful.agent.e2e.ControlFiles;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -22,15 +21,7 @@ public final class LiveResolveApp {
         LiveResolveTools tools = new LiveResolveTools();
         try (Task t = Task.open("t-live", Duration.ofMinutes(10))) {
             for (int step = 1; ; step++) {
-                Path file = ctl.resolve(Integer.toString(step));
-                long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-                while (!Files.exists(file)) {
-                    if (System.nanoTime() > end) {
-                        throw new IllegalStateException("no step " + step + " within 5 minutes");
-                    }
-                    Thread.sleep(10);
-                }
-                String[] cmd = Files.readString(file, StandardCharsets.UTF_8).strip().split(" ");
+                String[] cmd = ControlFiles.await(ctl, step).split(" ");
                 String name = "s" + step;
                 switch (cmd[0]) {
                     case "transfer" -> CoreApp.print(name, () -> tools.transfer(cmd[1]));

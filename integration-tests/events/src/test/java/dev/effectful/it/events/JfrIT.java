@@ -1,18 +1,14 @@
 package dev.effectful.it.events;
 
 import dev.effectful.agent.e2e.ForkedApp;
-import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.it.events.apps.ObservedTools;
-import dev.effectful.it.events.apps.PlainApp;
 import jdk.jfr.ValueDescriptor;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,11 +26,7 @@ class JfrIT {
     @Test
     void theRecordingHoldsEveryCallsPathOutcomeAndProbe() throws Exception {
         Path recording = dir.resolve("calls.jfr");
-        ForkedApp app = ForkedApp.jdk(Jdk.current()).sysprop("effectful.journal.dir", dir.resolve("journal"))
-                .jvmArg("-XX:StartFlightRecording=filename=" + recording + ",dumponexit=true")
-                .classPath(Classpaths.without("opentelemetry", "micrometer"))
-                .main(PlainApp.class, Files.createDirectories(dir.resolve("marks")).toString())
-                .run(dir.resolve("logs"), Duration.ofSeconds(90));
+        ForkedApp app = Classpaths.plainAppWithoutLibraries(dir, "-XX:StartFlightRecording=filename=" + recording + ",dumponexit=true");
         assertThat(app.results()).containsEntry("probed", "paged:bob");
 
         List<RecordedEvent> all = RecordingFile.readAllEvents(recording);

@@ -1,14 +1,12 @@
 package dev.effectful.it.events;
 
 import dev.effectful.agent.e2e.ForkedApp;
-import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.it.events.apps.PlainApp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,11 +23,7 @@ class NoLibrariesIT {
     @Test
     void nothingOfEitherLibraryLoadsAndNothingIsPrinted() throws Exception {
         Path classes = dir.resolve("classes.txt");
-        ForkedApp app = ForkedApp.jdk(Jdk.current()).sysprop("effectful.journal.dir", dir.resolve("journal"))
-                .jvmArg("-Xlog:class+load=info:file=" + classes + ":uptime,tid,tags")
-                .classPath(Classpaths.without("opentelemetry", "micrometer"))
-                .main(PlainApp.class, Files.createDirectories(dir.resolve("marks")).toString())
-                .run(dir.resolve("logs"), Duration.ofSeconds(90));
+        ForkedApp app = Classpaths.plainAppWithoutLibraries(dir, "-Xlog:class+load=info:file=" + classes + ":uptime,tid,tags");
         assertThat(app.results()).containsEntry("new", "sent:ord-1").containsEntry("probed", "paged:bob");
 
         String loaded = Files.readString(classes);

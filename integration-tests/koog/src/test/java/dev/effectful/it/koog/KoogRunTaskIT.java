@@ -1,6 +1,5 @@
 package dev.effectful.it.koog;
 
-import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.it.koog.app.KoogShopApp;
 import dev.effectful.it.support.FrameworkTaskScenario;
 import dev.effectful.core.journal.JournalRecord;
@@ -20,6 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class KoogRunTaskIT extends FrameworkTaskScenario {
 
+    /** The session id {@code -} runs without one: Koog makes the run's id up. */
+    KoogRunTaskIT() {
+        super(KoogShopApp.class);
+    }
+
     @Test
     void withoutASessionIdTheRunIsATaskOfItsOwnThatCatchesTheRephrasedRetry() throws Exception {
         Map<String, String> r = runWithRephrasedRetry("-");
@@ -36,11 +40,5 @@ class KoogRunTaskIT extends FrameworkTaskScenario {
     @Test
     void afterAKillNineTheSameSessionIdProbesInsteadOfChargingAgain() throws Exception {
         assertAKillNineThenTheSameTaskProbes("koog-2");
-    }
-
-    /** {@code -} runs without a session id: Koog makes the run's id up. */
-    @Override
-    protected ForkedApp app(String session) {
-        return forked(KoogShopApp.class, session);
     }
 }

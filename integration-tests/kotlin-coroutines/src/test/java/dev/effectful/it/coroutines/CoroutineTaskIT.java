@@ -1,17 +1,14 @@
 package dev.effectful.it.coroutines;
 
 import dev.effectful.agent.e2e.EffectLedger;
+import dev.effectful.agent.e2e.EveryJdk;
 import dev.effectful.agent.e2e.ForkedApp;
+import dev.effectful.agent.e2e.ForkedJvmTest;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -24,30 +21,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * element every call sees the task, so rephrased repeats are one effect; a task opened and closed across
  * IO threads leaves no worker bound.
  */
-class CoroutineTaskIT {
+class CoroutineTaskIT extends ForkedJvmTest {
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    private ForkedApp run(Jdk jdk, Path journal, EffectLedger ledger, String scenario) throws Exception {
-        return ForkedApp.jdk(jdk).main(CoroutineApp.class, scenario)
-                .sysprop("effectful.journal.dir", journal)
-                .sysprop("ledger", ledger.url())
-                .env("HOME", tmp.resolve("home").toString())
-                .sysprop("user.home", tmp.resolve("home"))
-                .run(tmp.resolve("logs"), Duration.ofSeconds(120));
-    }
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aToolOnAnyDispatcherSeesTheTaskAfterSuspensionsAndARephrasedRepeatIsOneEffect(Jdk jdk) throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            ForkedApp app = run(jdk, journal, ledger, "dispatchers");
+            ForkedApp app = ran(jdk, ledger, CoroutineApp.class, "dispatchers");
             Map<String, String> r = app.results();
             for (String d : List.of("io", "default", "unconfined")) {
                 assertThat(r).as(d).containsEntry(d + "_first", "t-kt").containsEntry(d + "_async", "t-kt")
@@ -59,7 +38,7 @@ class CoroutineTaskIT {
             assertThat(ledger.effectsOf("sms_inside")).isEqualTo(1);
             // without the element the task does not follow (this is why it exists)
             assertThat(r).containsEntry("without_element", "none").containsEntry("main_after", "none");
-            List<JournalRecord> intents = JournalContents.of(journal).of(RecordType.INTENT);
+            List<JournalRecord> intents = JournalContents.of(journal()).of(RecordType.INTENT);
             assertThat(intents).filteredOn(i -> "t-kt".equals(i.task())).hasSize(3)
                     .extracting(JournalRecord::intentKey).doesNotContainNull();
             assertThat(intents).filteredOn(i -> "t-kt".equals(i.task())).extracting(JournalRecord::actor).containsOnly("alice");
@@ -67,12 +46,10 @@ class CoroutineTaskIT {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void aTaskOpenedAndClosedAcrossIoThreadsLeavesNoWorkerBound(Jdk jdk) throws Exception {
-        Path journal = tmp.resolve("journal");
         try (EffectLedger ledger = new EffectLedger()) {
-            ForkedApp app = run(jdk, journal, ledger, "closed");
+            ForkedApp app = ran(jdk, ledger, CoroutineApp.class, "closed");
             Map<String, String> r = app.results();
             assertThat(r).containsEntry("conv_first", "conv-io")
                     .containsEntry("opener_reached", "true") // else the opener was never asked
@@ -81,7 +58,7 @@ class CoroutineTaskIT {
             assertThat(Integer.parseInt(r.get("workers_seen"))).isGreaterThan(1);
             // the later call ran as its own implicit task: never deduplicated into the closed conversation
             assertThat(ledger.effectsOf("sms_conv")).isEqualTo(2);
-            List<JournalRecord> intents = JournalContents.of(journal).of(RecordType.INTENT);
+            List<JournalRecord> intents = JournalContents.of(journal()).of(RecordType.INTENT);
             assertThat(intents).filteredOn(i -> "conv-io".equals(i.task())).hasSize(1);
             assertThat(intents).filteredOn(i -> i.task().startsWith("implicit-")).hasSize(1)
                     .allSatisfy(i -> assertThat(i.actor()).isNullOrEmpty());

@@ -1,12 +1,11 @@
 package dev.effectful.it.kotlin;
 
+import dev.effectful.agent.e2e.EveryJdk;
 import dev.effectful.agent.e2e.ForkedApp;
+import dev.effectful.agent.e2e.ForkedJvmTest;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,23 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the shape; every call refused permanent with effect no and that reason; the body never runs; nothing
  * journaled ok. A READ tool of such a shape runs.
  */
-class RefusedShapesIT {
+class RefusedShapesIT extends ForkedJvmTest {
 
-    static List<Jdk> jdks() {
-        return Jdk.all();
-    }
-
-    @TempDir
-    Path tmp;
-
-    @ParameterizedTest
-    @MethodSource("jdks")
+    @EveryJdk
     void everyCallOfARefusedShapeIsRefusedAndItsBodyNeverRuns(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        ForkedApp app = ForkedApp.jdk(jdk).main(Class.forName("dev.effectful.it.kotlin.apps.RefusedShapesApp"))
-                .sysprop("effectful.journal.dir", journal)
-                .env("HOME", tmp.resolve("home").toString())
-                .sysprop("user.home", tmp.resolve("home"))
+        ForkedApp app = forked(jdk, journal).main(Class.forName("dev.effectful.it.kotlin.apps.RefusedShapesApp"))
                 .run(tmp.resolve("logs"), Duration.ofSeconds(90));
         Map<String, String> r = app.results();
         assertThat(r.get("flux")).startsWith("THROWN {\"outcome\":\"permanent\",\"effect_applied\":\"no\"")

@@ -67,9 +67,7 @@ class AiServiceTaskIT extends FrameworkTaskScenario {
     void anExplicitTaskOpenAroundTheCallWins() throws Exception {
         ForkedApp app = assistant("explicit", "conv-4").run(tmp.resolve("logs"), Duration.ofSeconds(120));
 
-        List<JournalRecord> charges = journaled(CHARGE);
-        assertThat(charges).isNotEmpty().extracting(JournalRecord::task).containsOnly("order-77");
-        assertThat(charges).extracting(JournalRecord::actor).containsOnly("ops");
+        assertChargedIn("order-77", "ops");
         assertThat(ledger.effects("charge", "o-4")).isEqualTo(1);
         assertThat(app.results().get("charge_bodies")).startsWith("order-77@").doesNotContain(",");
     }
@@ -78,11 +76,16 @@ class AiServiceTaskIT extends FrameworkTaskScenario {
     void theUserNameIsTheActor() throws Exception {
         ForkedApp app = assistant("user", "conv-5").run(tmp.resolve("logs"), Duration.ofSeconds(120));
 
-        List<JournalRecord> charges = journaled(CHARGE);
-        assertThat(charges).isNotEmpty().extracting(JournalRecord::task).containsOnly("conv-5");
-        assertThat(charges).extracting(JournalRecord::actor).containsOnly("ada");
+        assertChargedIn("conv-5", "ada");
         assertThat(ledger.effects("charge", "o-5")).isEqualTo(1);
         assertThat(app.results().get("answer")).isEqualTo("charge o-5: done:charge:o-5");
+    }
+
+    /** The charges the journal holds: some, every one in {@code task}, every one by {@code actor}. */
+    private void assertChargedIn(String task, String actor) throws Exception {
+        List<JournalRecord> charges = journaled(CHARGE);
+        assertThat(charges).isNotEmpty().extracting(JournalRecord::task).containsOnly(task);
+        assertThat(charges).extracting(JournalRecord::actor).containsOnly(actor);
     }
 
     /**

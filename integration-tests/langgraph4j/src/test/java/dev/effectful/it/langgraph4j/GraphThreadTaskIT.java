@@ -1,13 +1,10 @@
 package dev.effectful.it.langgraph4j;
 
-import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.it.langgraph4j.app.GraphShopApp;
 import dev.effectful.it.support.FrameworkTaskScenario;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * LangGraph4j's LangChain4j agent executor with the agent as its only flag and no {@code Task.open}: a
@@ -18,12 +15,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GraphThreadTaskIT extends FrameworkTaskScenario {
 
+    GraphThreadTaskIT() {
+        super(GraphShopApp.class);
+    }
+
     @Test
     void theThreadIdIsTheTaskSoARephrasedRetryIsProbedNotRepeated() throws Exception {
         Map<String, String> r = runWithRephrasedRetry("thread-1");
-        assertThat(r.get("charge_bodies")).as("one body ran, in the thread id's task")
-                .startsWith("thread-1@").doesNotContain(",");
-        assertThat(r.get("task_after")).as("the task closes with the run").isEqualTo("none");
+        assertOneBodyThenTheTaskClosed(r, "thread-1@", "in the thread id's task", "the run");
 
         assertJournaledInTheTask("thread-1");
     }
@@ -31,10 +30,5 @@ class GraphThreadTaskIT extends FrameworkTaskScenario {
     @Test
     void afterAKillNineTheSameThreadIdProbesInsteadOfChargingAgain() throws Exception {
         assertAKillNineThenTheSameTaskProbes("thread-2");
-    }
-
-    @Override
-    protected ForkedApp app(String thread) {
-        return forked(GraphShopApp.class, thread);
     }
 }

@@ -1,24 +1,18 @@
 package dev.effectful.it.mcp;
 
 import dev.effectful.agent.e2e.CliRun;
-import dev.effectful.agent.e2e.EffectLedger;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -32,32 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * counted by a loopback ledger in this JVM. The server runs on SDK 2.x, and on 1.x for the accepted verdict
  * (the request type the agent builds differs between them).
  */
-class McpElicitationIT {
-
-    private static final Duration START = Duration.ofSeconds(90);
-
-    @TempDir
-    Path tmp;
-
-    private EffectLedger ledger;
-    private final List<ForkedApp> servers = new ArrayList<>();
-
-    @BeforeEach
-    void ledger() throws IOException {
-        ledger = new EffectLedger();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (ForkedApp s : servers) {
-            try {
-                s.kill9();
-            } catch (AssertionError | IOException already) {
-                // killed by the test itself
-            }
-        }
-        ledger.close();
-    }
+class McpElicitationIT extends McpServerTest {
 
     @ParameterizedTest(name = "server on MCP SDK {0}")
     @ValueSource(strings = {"2.x", "1.x"})
@@ -210,14 +179,7 @@ class McpElicitationIT {
         for (int i = 0; i + 1 < sysprops.length; i += 2) {
             server.sysprop(sysprops[i], sysprops[i + 1]);
         }
-        server.start(tmp.resolve("logs"));
-        servers.add(server);
-        return server;
-    }
-
-    private static String listening(ForkedApp server) throws Exception {
-        String line = server.awaitLine(l -> l.startsWith("RESULT port "), START);
-        return "http://127.0.0.1:" + line.substring("RESULT port ".length()).trim();
+        return started(server);
     }
 
     private Map<String, String> client(String url, String answer, String task) throws Exception {

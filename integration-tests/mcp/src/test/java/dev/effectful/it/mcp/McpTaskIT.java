@@ -1,22 +1,17 @@
 package dev.effectful.it.mcp;
 
-import dev.effectful.agent.e2e.EffectLedger;
 import dev.effectful.agent.e2e.ForkedApp;
 import dev.effectful.agent.e2e.JournalContents;
 import dev.effectful.agent.e2e.Jdk;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.ProbeResult;
 import dev.effectful.core.journal.RecordType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,39 +24,13 @@ import static org.awaitility.Awaitility.await;
  * streamable HTTP transport on loopback, both with the real agent. Effects are counted by a loopback
  * ledger in this JVM, which outlives a kill -9 of the server.
  */
-class McpTaskIT {
-
-    private static final Duration START = Duration.ofSeconds(90);
-
-    @TempDir
-    Path tmp;
-
-    private EffectLedger ledger;
-    private final List<ForkedApp> servers = new ArrayList<>();
-
-    @BeforeEach
-    void ledger() throws IOException {
-        ledger = new EffectLedger();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (ForkedApp s : servers) {
-            try {
-                s.kill9();
-            } catch (AssertionError | IOException already) {
-                // killed by the test itself
-            }
-        }
-        ledger.close();
-    }
+class McpTaskIT extends McpServerTest {
 
     @Test
     void aRephrasedRetryInTheClientsTaskRunsTheRemoteEffectOnce() throws Exception {
         Path journal = tmp.resolve("journal");
-        String url = startServer(journal);
 
-        Map<String, String> r = client(url, "rephrased", "t-rephrased", 60_000, null);
+        Map<String, String> r = client(startServer(journal), "rephrased", "t-rephrased", 60_000, null);
 
         assertThat(r.get("first")).isEqualTo("invoice o-1 sent for client-side-actor in task t-rephrased");
         assertThat(r.get("second")).isEqualTo(r.get("first"));
@@ -77,9 +46,8 @@ class McpTaskIT {
     @Test
     void aClientWithOneSecondLeftIsRefusedByAToolThatNeedsTwo() throws Exception {
         Path journal = tmp.resolve("journal");
-        String url = startServer(journal);
 
-        Map<String, String> r = client(url, "charge", "t-budget", 1_000, null);
+        Map<String, String> r = client(startServer(journal), "charge", "t-budget", 1_000, null);
 
         assertThat(r.get("charge")).startsWith("error:");
         assertThat(ledger.effects("charge", "o-2")).isZero();
@@ -185,11 +153,9 @@ class McpTaskIT {
     @MethodSource("jdks")
     void aRequestForwardedByAProxyIsNotTrustedAsLoopback(Jdk jdk) throws Exception {
         Path journal = tmp.resolve("journal");
-        ForkedApp server = ForkedApp.jdk(jdk).main(McpServerApp.class)
+        ForkedApp server = started(ForkedApp.jdk(jdk).main(McpServerApp.class)
                 .sysprop("effectful.journal.dir", journal)
-                .sysprop("ledger", ledger.url())
-                .start(tmp.resolve("logs"));
-        servers.add(server);
+                .sysprop("ledger", ledger.url()));
         String url = listening(server);
 
         Map<String, String> owner = client(url, "rephrased", "t-owner", 60_000, null);
@@ -233,17 +199,9 @@ class McpTaskIT {
     }
 
     private ForkedApp server(Path journal) throws IOException {
-        ForkedApp server = ForkedApp.jdk(Jdk.current()).main(McpServerApp.class)
+        return started(ForkedApp.jdk(Jdk.current()).main(McpServerApp.class)
                 .sysprop("effectful.journal.dir", journal)
-                .sysprop("ledger", ledger.url())
-                .start(tmp.resolve("logs"));
-        servers.add(server);
-        return server;
-    }
-
-    private static String listening(ForkedApp server) throws Exception {
-        String line = server.awaitLine(l -> l.startsWith("RESULT port "), START);
-        return "http://127.0.0.1:" + line.substring("RESULT port ".length()).trim();
+                .sysprop("ledger", ledger.url()));
     }
 
     private ForkedApp clientApp(String url, String scenario, String task, long budgetMs, String user) {

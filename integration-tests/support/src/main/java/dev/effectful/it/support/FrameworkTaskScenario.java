@@ -34,8 +34,27 @@ public abstract class FrameworkTaskScenario extends LedgerForkTest {
 
     private static final Duration RUN_LIMIT = Duration.ofSeconds(120);
 
+    /** The application's main class when it takes the task as its one argument; null when {@link #app} is overridden. */
+    private final Class<?> main;
+
+    /** A framework whose application is {@code main}, run with the task as its one argument. */
+    protected FrameworkTaskScenario(Class<?> main) {
+        this.main = main;
+    }
+
+    /** A framework whose test builds its application itself: it overrides {@link #app}. */
+    protected FrameworkTaskScenario() {
+        this(null);
+    }
+
     /** The framework's application, its run in the task the framework names {@code task}. */
-    protected abstract ForkedApp app(String task);
+    protected ForkedApp app(String task) {
+        if (main == null) {
+            throw new IllegalStateException(getClass().getSimpleName() + " names no application: pass it to the"
+                    + " constructor or override app(task)");
+        }
+        return forked(main, task);
+    }
 
     /** The application the kill -9 scenario kills; {@link #app} unless it has a mode for it. */
     protected ForkedApp appToKill(String task) {
@@ -58,6 +77,16 @@ public abstract class FrameworkTaskScenario extends LedgerForkTest {
         assertThat(ledger.effects("charge", "o-7")).as("charges the service applied").isEqualTo(1);
         assertThat(r.get("answer")).isEqualTo(PAID);
         return r;
+    }
+
+    /**
+     * The run's one charge body ran in the task (its record, {@code task@thread} or the like, starts with
+     * {@code bodyPrefix}; {@code where} says which task that is), and the task closed with {@code closedWith}.
+     */
+    protected static void assertOneBodyThenTheTaskClosed(Map<String, String> r, String bodyPrefix, String where,
+                                                         String closedWith) {
+        assertThat(r.get("charge_bodies")).as("one body ran, " + where).startsWith(bodyPrefix).doesNotContain(",");
+        assertThat(r.get("task_after")).as("the task closes with " + closedWith).isEqualTo("none");
     }
 
     /** The charge's journal: one intent, and the retry's one probe, which found the charge. */

@@ -5,23 +5,21 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.agent.e2e.apps.FirstAnswerLost;
+import dev.effectful.agent.e2e.apps.LostChargeTools;
 
 import java.io.IOException;
 import java.time.Duration;
 
 /**
  * The agent's tools, written the Embabel way ({@code @LlmTool}) with the Effectful annotations and no Task
- * code. {@code chargeCard} loses its answer the first time it runs in a task: the loopback service applies
+ * code; the body and the probe {@code findCharge} are {@link LostChargeTools}'. {@code chargeCard} loses its answer the first time it runs in a task: the loopback service applies
  * the charge and never answers, so the call ends in a read timeout after the effect.
  */
-public class ShopTools {
+public class ShopTools extends LostChargeTools {
 
-    /** The body; its {@code bodies()} has one entry per body of charge_card that ran: {@code task@thread}. */
-    final FirstAnswerLost charges;
-
-    /** @param lose how long the lost first answer is waited for before the read times out */
+    /** @param lose how long the lost first answer is waited for; the bodies are recorded as {@code task@thread} */
     public ShopTools(Duration lose) {
-        this.charges = new FirstAnswerLost(lose);
+        super(lose);
     }
 
     @LlmTool(name = "charge_card", description = "Charges the customer's card for an order")
@@ -30,10 +28,5 @@ public class ShopTools {
                              @LlmTool.Param(description = "the amount, in any wording") String amount)
             throws IOException, InterruptedException {
         return charges.charge(orderId, FirstAnswerLost.taskAtThread());
-    }
-
-    /** Probe: the processor's record of a charge for this order; null when there is none. */
-    public String findCharge(String orderId, String amount) throws IOException, InterruptedException {
-        return FirstAnswerLost.find(orderId);
     }
 }

@@ -5,7 +5,7 @@ import dev.effectful.EffectKind;
 import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.Task;
-import dev.effectful.agent.e2e.apps.FirstAnswerLost;
+import dev.effectful.agent.e2e.apps.LostChargeTools;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -16,14 +16,11 @@ import java.time.Duration;
  * loses its answer the first time it runs in a task: the loopback service applies the charge and never
  * answers, so the call ends in a read timeout after the effect.
  */
-public class ShopTools {
+public class ShopTools extends LostChargeTools {
 
-    /** The body; its {@code bodies()} has one entry per body of charge_card that ran: {@code task/actor@thread}. */
-    final FirstAnswerLost charges;
-
-    /** @param lose how long the lost first answer is waited for before the read times out */
+    /** @param lose how long the lost first answer is waited for; the bodies are recorded as {@code task/actor@thread} */
     public ShopTools(Duration lose) {
-        this.charges = new FirstAnswerLost(lose);
+        super(lose);
     }
 
     @Schema(name = "charge_card", description = "Charges the customer's card for an order")
@@ -33,10 +30,5 @@ public class ShopTools {
             throws IOException, InterruptedException {
         return charges.charge(orderId, Task.current().map(Task::id).orElse("none") + "/" + Task.current().map(Task::actor).orElse("-")
                 + "@" + Thread.currentThread().getName());
-    }
-
-    /** Probe: the processor's record of a charge for this order; null when there is none. */
-    public String findCharge(String orderId, String amount) throws IOException, InterruptedException {
-        return FirstAnswerLost.find(orderId);
     }
 }
