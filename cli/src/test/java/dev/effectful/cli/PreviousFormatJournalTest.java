@@ -22,7 +22,7 @@ import static dev.effectful.cli.TestJournals.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A journal written in the format before issue 21 (the intent key and the attempt id as text, every
+ * A journal written in the format before the compact one (the intent key and the attempt id as text, every
  * closed word as its text, pid and thread on every record) reads in every command exactly as the
  * same records written today: the smaller format changed what is on disk, not what anyone reads.
  */
@@ -196,7 +196,7 @@ class PreviousFormatJournalTest {
     }
 
     /**
-     * The first format of issue 21 (the one the {@code head} field replaced), field for field: numbered
+     * The first compact format (the one the {@code head} field replaced), field for field: numbered
      * fields; type, kind, outcome, effect and probe each a field holding its one-byte code (the format's
      * fixed numbers, below); a 32-hex-digit key as the wire's UUID; the attempt as a field of its own; an
      * attempt id of the usual {@code task-keyprefix8-aN} shape as the wire's {@code true}; no pid or

@@ -20,9 +20,9 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16: {@code unresolved} lists what a person must check apart from what the next call settles
+ * {@code unresolved} lists what a person must check apart from what the next call settles
  * by itself, and {@code verify} exits 0 sound, 1 damaged, 3 only when intents wait for a person.
- * Issue 15: {@code verify} names a damaged record and {@code --acknowledge} records a person's look.
+ * {@code verify} names a damaged record and {@code --acknowledge} records a person's look.
  */
 class VerifyExitCodesTest {
 

@@ -15,7 +15,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 9: per-item outcomes, and a retry scoped to the items that did not land. Issue 15: a body
+ * Per-item outcomes, and a retry scoped to the items that did not land. A body
  * that throws part-way never has its written rows called "not applied" nor its untried rows refused.
  */
 class BatchIT extends ForkedJvmTest {
@@ -88,7 +88,7 @@ class BatchIT extends ForkedJvmTest {
         assertThat(app.results().get("pages_value")).isEqualTo("[order-1a, order-1b, order-2a, order-2b]");
     }
 
-    // ------------------------------------------------------------------ issue 15: a body that throws part-way
+    // ------------------------------------------------------------------ a body that throws part-way
 
     private static final String[] COPIED = {"row_12", "row_13", "row_14"};
 

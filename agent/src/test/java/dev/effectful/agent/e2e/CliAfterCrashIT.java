@@ -11,7 +11,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 6 end to end: a real crash (kill -9 mid-call of a SEND tool with no probe), then every CLI
+ * End to end: a real crash (kill -9 mid-call of a SEND tool with no probe), then every CLI
  * command on that journal, and a person's verdict that changes what the next call does.
  */
 class CliAfterCrashIT {

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15 end to end: whatever the user gets wrong in the configuration or the journal path, an
+ * End to end: whatever the user gets wrong in the configuration or the journal path, an
  * effectful call never runs unguarded. Real JVMs with the real agent jar; each money tool counts
  * its own body runs, so "refused" is never taken on the agent's word.
  */

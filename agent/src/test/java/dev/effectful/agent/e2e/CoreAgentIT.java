@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 2 end to end: real JVMs, the real agent jar as their only flag, a real loopback service. */
+/** End to end: real JVMs, the real agent jar as their only flag, a real loopback service. */
 class CoreAgentIT extends ForkedJvmTest {
 
     @EveryJdk
@@ -155,7 +155,7 @@ class CoreAgentIT extends ForkedJvmTest {
         ForkedApp app = forked(jdk, journal).main(CoreApp.class, "journal-unavailable")
                 .run(tmp.resolve("logs"), Duration.ofSeconds(60));
         Map<String, String> r = app.results();
-        // a path under a file stays wrong however often the call is retried: permanent (issue 15)
+        // a path under a file stays wrong however often the call is retried: permanent
         assertThat(r.get("effectful")).startsWith("THROWN {\"outcome\":\"permanent\",\"effect_applied\":\"no\"")
                 .contains("journal unavailable", journal.toString());
         assertThat(r).containsEntry("read", "echo:r-1");

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15 end to end: a journal record changed on disk is never guessed at. Real JVMs with the
+ * End to end: a journal record changed on disk is never guessed at. Real JVMs with the
  * real agent jar, a real journal whose cycle file is damaged between runs, and a loopback service
  * that counts every effect.
  */
@@ -61,7 +61,7 @@ class DamagedRecordIT {
 
     /**
      * Where the first intent key after {@code from} starts: field 6 ({@code 0xBA 0x06}), on disk as its
-     * 128 bits since issue 21 (the wire's UUID code {@code 0xA0}, then 16 bytes).
+     * 128 bits since the compact format (the wire's UUID code {@code 0xA0}, then 16 bytes).
      */
     private static int findKey(String text, int from) {
         int at = text.indexOf("\u00ba\u0006\u00a0", from);

@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 4 end to end: one budget per task, inherited by every call and every thread. Real JVMs with
+ * End to end: one budget per task, inherited by every call and every thread. Real JVMs with
  * the real agent jar, a real journal, a loopback ledger that counts effects; time measured by the
  * application itself.
  */

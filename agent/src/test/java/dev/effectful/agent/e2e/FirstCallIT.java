@@ -13,7 +13,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21: the agent's own start-up is not charged to the first task. A fresh JVM, no journal, and
+ * The agent's own start-up is not charged to the first task. A fresh JVM, no journal, and
  * main's first statement a task of 3 s calling a tool that needs 2.5 s of it: before, the wait for the
  * engine (and for Byte Buddy to rewrite the tool's class) came out of the task's budget and the call was
  * refused on any cold JVM. It must run, with its intent journaled before its effect.

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15: {@code @EffectfulTool} declared on an interface, an abstract method, a default method
+ * {@code @EffectfulTool} declared on an interface, an abstract method, a default method
  * or an overridden superclass method guards the implementation; proxies and generated subclasses
  * in front of a guarded method guard the call once, without waiting on themselves. One real JVM
  * with the real agent jar, a real journal, and a loopback ledger that counts every effect.

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Issue 5 end to end: applications that bring their own Jackson, Byte Buddy, SLF4J binding and
+ * End to end: applications that bring their own Jackson, Byte Buddy, SLF4J binding and
  * effectful-annotations, on the class path and as named modules, with the agent at start-up or
  * attached later; the native layer behind effectful.sync=intent; no network.
  */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16: a person's verdict without stopping production. One writer JVM with the real agent
+ * A person's verdict without stopping production. One writer JVM with the real agent
  * stays up throughout; a MONEY call without a probe times out (unknown, its effect landed at the
  * loopback ledger) and is then held; {@code journal resolve} runs as a separate process against
  * the live journal, and the same writer's next call of that intent acts on the verdict.

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Issue 16: a JVM with the agent, and the CLI, start no process and load no native library but
+ * A JVM with the agent, and the CLI, start no process and load no native library but
  * the JDK's own, so they run in distroless images and no-exec sandboxes, and a default start on
  * JDK 25 needs no {@code --enable-native-access}. Watched from outside with strace.
  */

@@ -12,7 +12,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21: the engine serves a first call of strings, numbers and booleans without loading Jackson
+ * The engine serves a first call of strings, numbers and booleans without loading Jackson
  * (about 500 classes in the agent's loader, which a cold JVM's first call used to wait for). The JVM
  * logs every class it loads to stdout, where the application prints {@code SERVED} once that first
  * call returned: no Jackson class may come before it. The next call, keyed by a record, must then

@@ -11,7 +11,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15, finding 7: probe forms under the real agent, the {@code @EffectfulTool} Javadoc's own
+ * Probe forms under the real agent, the {@code @EffectfulTool} Javadoc's own
  * {@code Optional<String>} example first. Each first call loses its answer (unknown); the repeat
  * asks the probe: found answers without running the body again, absent runs it.
  */

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15: a {@code @Redact} value quoted by an exception message, a nested cause or a returned
+ * A {@code @Redact} value quoted by an exception message, a nested cause or a returned
  * value is found in plaintext nowhere Effectful writes or hands out: not in any journal file, the
  * CLI's {@code export} and {@code show}, the outcome the caller got, nor the application's stdout
  * and stderr with the agent logging at debug level. Its fingerprint stands in its place.

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 3 end to end: a repeat returns the original success, an unknown is probed before anything
+ * End to end: a repeat returns the original success, an unknown is probed before anything
  * runs again. Real JVMs with the real agent jar, a real kill -9, a real journal on disk, and a
  * loopback service that counts every effect, so no test passes on the agent's word alone.
  */

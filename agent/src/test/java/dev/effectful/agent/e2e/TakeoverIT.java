@@ -14,7 +14,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16, finding 1, end to end: on a rolling deploy the new JVM starts while the old one still
+ * End to end: on a rolling deploy the new JVM starts while the old one still
  * holds the journal. It refuses effectful calls (retryable, after a second, naming the holder),
  * runs READ calls, and takes the journal over within a second or two of the old JVM's exit, with the
  * old JVM's intents honoured. Real JVMs, the real agent jar, a real kill -9.

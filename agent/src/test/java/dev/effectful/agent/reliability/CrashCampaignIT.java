@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 10, the short campaign CI runs on every submission: at least 30 real kill -9s at seeded
+ * The short campaign CI runs on every submission: at least 30 real kill -9s at seeded
  * random moments across the whole script, then the ledger and the journal must agree that nothing
  * was applied twice, nothing happened unannounced, and only intents a person must settle are held.
  * The full campaign (500 kills) is {@code reliability/run.sh}.

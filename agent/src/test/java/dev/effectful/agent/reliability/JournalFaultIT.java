@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Issue 10, journal faults: each fault has a defined behaviour, asserted here against a real
+ * Journal faults: each fault has a defined behaviour, asserted here against a real
  * forked JVM with the real agent (see docs/RELIABILITY.md). Disk faults need root to mount a
  * small tmpfs or an ext4 loop device; without it those tests are skipped and say why.
  */

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 10, the short soak CI runs on every submission: 75 s of calls from two threads with the real
+ * The short soak CI runs on every submission: 75 s of calls from two threads with the real
  * agent, one cycle file per second and 5 s retention, judged by the same {@link SoakVerdict} as
  * {@code reliability/soak.sh} (10 minutes): heap flat, cycle files and the index bounded, held intents
  * kept and readable by the CLI, nothing applied twice.

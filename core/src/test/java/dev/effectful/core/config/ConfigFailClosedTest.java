@@ -11,7 +11,7 @@ import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 15: every mistake in the configuration is an error or a warning that names the fix, never silence. */
+/** Every mistake in the configuration is an error or a warning that names the fix, never silence. */
 class ConfigFailClosedTest {
 
     private static EffectfulConfig.Loaded read(String args) {

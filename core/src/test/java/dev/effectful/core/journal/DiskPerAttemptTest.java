@@ -12,7 +12,7 @@ import java.util.function.BiConsumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21's disk per attempt, pinned: the bench's attempt (an intent of {@code send_email} with three
+ * The disk per attempt, pinned: the bench's attempt (an intent of {@code send_email} with three
  * small arguments and its ok outcome, as {@code bench/JournalGenerator} writes it) in a real Chronicle
  * journal on disk, document headers and alignment included. Bytes are deterministic, so this is a
  * size assertion, not a timing one.
@@ -29,7 +29,7 @@ class DiskPerAttemptTest {
         double now = bytesPerAttempt(tmp.resolve("now"), RecordCodec::write);
         double before = bytesPerAttempt(tmp.resolve("before"), RecordCodecTest::writeFirstIssue21Format);
         assertThat(before).as("the format this one replaced (the bench's 314 B)").isGreaterThan(305);
-        assertThat(now).as("issue 21's target is 300 B; the head and one-byte numbers make it 292 B")
+        assertThat(now).as("the target is 300 B; the head and one-byte numbers make it 292 B")
                 .isLessThanOrEqualTo(295);
     }
 

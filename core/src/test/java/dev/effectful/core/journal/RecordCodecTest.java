@@ -116,7 +116,7 @@ class RecordCodecTest {
 
     @Test
     void theEngineShapesTakeLessDiskThanThePreviousFormat() {
-        // issue 21 measures disk per attempt: key 34 -> 17 bytes, attempt id -> a 1-byte mark, words -> 1-byte codes
+        // disk per attempt: key 34 -> 17 bytes, attempt id -> a 1-byte mark, words -> 1-byte codes
         for (JournalRecord r : java.util.List.of(ENGINE_INTENT, ENGINE_OUTCOME, ENGINE_DEDUP)) {
             Wire previous = wire();
             writePreviousFormat(r, previous);
@@ -290,7 +290,7 @@ class RecordCodecTest {
     }
 
     /**
-     * The first format of issue 21, field for field as its writer wrote it: numbered fields, the type and
+     * The first compact format, field for field as its writer wrote it: numbered fields, the type and
      * every closed word its one-byte code in a field of its own, a 32-hex-digit key as the wire's UUID,
      * the attempt as its own field and a derived attempt id as the wire's {@code true}, no pid or thread
      * on a dedup, every number as the wire writes it; then the identity and crc checksums.

@@ -14,7 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Issue 15, finding 8: which directories may become a journal, and that no other is ever changed. */
+/** Which directories may become a journal, and that no other is ever changed. */
 class JournalDirectoryTest {
 
     @TempDir

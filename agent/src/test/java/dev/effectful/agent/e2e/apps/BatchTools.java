@@ -71,7 +71,7 @@ public class BatchTools {
     }
 
     /**
-     * Issue 15: a batch body that writes rows one request at a time and throws part-way, on the row
+     * A batch body that writes rows one request at a time and throws part-way, on the row
      * named by {@code failOn}: {@code failWith=iae} a validation error before that row's request,
      * {@code failWith=connect} a real connection refused. With {@code nameRows} (default) it names
      * each written row as it goes, so the written row keeps its truth when the body throws.

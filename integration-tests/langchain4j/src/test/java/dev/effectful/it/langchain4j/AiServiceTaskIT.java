@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 18, LangChain4j: an application on AiServices with the agent as its only flag and no
+ * LangChain4j: an application on AiServices with the agent as its only flag and no
  * {@code Task.open}. Each AI-service invocation runs in a task taken from what LangChain4j already
  * knows (the {@code @MemoryId}, the {@code @UserName}), so the scripted model's rephrased retry of a
  * charge whose answer was lost is probed, never run again. The loopback ledger counts the charges.

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 18, Spring AI: a {@code ChatClient} call made with no {@code Task.open} runs in a task, the
+ * Spring AI: a {@code ChatClient} call made with no {@code Task.open} runs in a task, the
  * conversation id of its advisor parameters, else one of its own; the model's rephrased retry of a
  * send whose answer was lost is probed, not repeated. Forked JVMs with the real agent jar, the real
  * Spring AI tool loop over a scripted model, and a loopback mail service counting the sends. Spring AI
