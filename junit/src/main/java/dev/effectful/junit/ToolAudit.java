@@ -80,8 +80,7 @@ final class ToolAudit {
                     + " with the parameters " + params(m), "declare " + t.probe() + "(" + params(m) + ") in "
                     + owner.getSimpleName() + ", returning the tool's type"));
         }
-        if (!t.check().isEmpty() && Arrays.stream(owner.getDeclaredMethods())
-                .noneMatch(c -> c.getName().equals(t.check()) && c.getParameterCount() == 1)) {
+        if (!t.check().isEmpty() && !hasCheck(owner, t.check())) {
             out.add(Verdict.fail(Check.AUDIT, tool, "check = \"" + t.check() + "\" names no one-parameter method of "
                     + owner.getSimpleName(), "declare " + t.check() + "(" + m.getReturnType().getSimpleName()
                     + " returned) that throws when the returned value reports a failure"));
@@ -93,6 +92,16 @@ final class ToolAudit {
                     + (t.check().isEmpty() ? "" : ", check " + t.check())));
         }
         return out;
+    }
+
+    /** A one-parameter method {@code name} in {@code owner} or a superclass, where the engine looks for it too. */
+    static boolean hasCheck(Class<?> owner, String name) {
+        for (Class<?> c = owner; c != null && c != Object.class; c = c.getSuperclass()) {
+            if (Arrays.stream(c.getDeclaredMethods()).anyMatch(m -> m.getName().equals(name) && m.getParameterCount() == 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static Method find(Class<?> owner, String name, Class<?>[] params) {

@@ -10,6 +10,7 @@ import dev.effectful.core.reentry.Decision;
 import dev.effectful.core.reentry.IntentState;
 import dev.effectful.core.reentry.Phase;
 import dev.effectful.core.reentry.ReentryRules;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -57,6 +58,28 @@ class AuditAgreesWithEngineTest {
                 }
             }
         }
+    }
+
+    /** A check declared by a superclass, where the engine finds it too. */
+    static class Checked {
+        void checkSent(String answer) {
+        }
+    }
+
+    static class InheritsCheck extends Checked {
+        public String charge(@IntentKey String order) {
+            return order;
+        }
+    }
+
+    @Test
+    void aCheckAnInheritedMethodGivesIsFoundAsTheEngineFindsIt() throws Exception {
+        EffectfulTool t = tool(Map.of("kind", EffectKind.IDEMPOTENT, "check", "checkSent"));
+        Method inherits = InheritsCheck.class.getMethod("charge", String.class);
+        assertThat(ToolAudit.audit(InheritsCheck.class, inherits, t)).noneMatch(v -> v.failed());
+        Method without = Tools.class.getMethod("charge", String.class);
+        assertThat(ToolAudit.audit(Tools.class, without, t))
+                .anyMatch(v -> v.failed() && v.happened().contains("check = \"checkSent\" names no one-parameter method"));
     }
 
     /** An {@code @EffectfulTool} with the given values and the annotation's defaults for the rest. */

@@ -28,10 +28,6 @@ public final class BrokenMailTools {
         public String sendEmail(@IntentKey String orderId, String text) throws IOException, InterruptedException {
             return send(orderId, text);
         }
-
-        void checkSent(String answer) {
-            refuseMailErrors(answer);
-        }
     }
 
     /** A probe that never finds: it looks in the wrong place. */
@@ -49,10 +45,6 @@ public final class BrokenMailTools {
         public String findEmail(String orderId, String text) throws IOException, InterruptedException {
             return emailFor(text);
         }
-
-        void checkSent(String answer) {
-            refuseMailErrors(answer);
-        }
     }
 
     /** The key built from the message text: every rephrased retry is a new intent. */
@@ -64,10 +56,6 @@ public final class BrokenMailTools {
         @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail", check = "checkSent")
         public String sendEmail(String orderId, @IntentKey String text) throws IOException, InterruptedException {
             return send(orderId, text);
-        }
-
-        void checkSent(String answer) {
-            refuseMailErrors(answer);
         }
     }
 
@@ -96,10 +84,6 @@ public final class BrokenMailTools {
                 r = post("emails?order=" + q(orderId), text);
             }
             return bodyOf(r);
-        }
-
-        void checkSent(String answer) {
-            refuseMailErrors(answer);
         }
     }
 
@@ -139,10 +123,6 @@ public final class BrokenMailTools {
                 throw new UncheckedIOException("the mail service did not answer; try again", e);
             }
         }
-
-        void checkSent(String answer) {
-            refuseMailErrors(answer);
-        }
     }
 
     /**
@@ -169,10 +149,6 @@ public final class BrokenMailTools {
                 }
             }
             return sent;
-        }
-
-        void checkSent(String answer) {
-            refuseMailErrors(answer);
         }
     }
 }

@@ -9,7 +9,7 @@ import java.net.URI;
 
 /**
  * A correct SEND tool: keyed by the order, probed by it ({@link MailTool#findEmail}), its 200s checked
- * ({@link MailTool#refuseMailErrors}), its 429s reported with Retry-After.
+ * ({@link MailTool#checkSent}), its 429s reported with Retry-After.
  */
 public class MailTools extends MailTool {
 
@@ -20,9 +20,5 @@ public class MailTools extends MailTool {
     @EffectfulTool(kind = EffectKind.SEND, name = "send_email", probe = "findEmail", check = "checkSent")
     public String sendEmail(@IntentKey String orderId, String text) throws IOException, InterruptedException {
         return send(orderId, text);
-    }
-
-    void checkSent(String answer) {
-        refuseMailErrors(answer);
     }
 }
