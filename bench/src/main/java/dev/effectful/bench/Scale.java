@@ -192,7 +192,7 @@ final class Scale {
         for (Point p : points) {
             b.append(String.format("| %,d | %,d |", p.attempts(), p.records()));
             p.times().values().forEach(v -> b.append(String.format(" %.2f |", v)));
-            b.append(String.format(" %.0f B | %.0f B |%n", p.heapBytesPerKey(), p.diskBytesPerAttempt()));
+            b.append(String.format(" %.0f B | %.0f B |%n", p.heapBytesPerKey() + 0.0, p.diskBytesPerAttempt())); // no "-0"
         }
         return b.append('\n').toString();
     }
