@@ -52,6 +52,22 @@ class StatusListsTest {
             assertThat(follower.recordsRead() - read).as("only the three appended records").isEqualTo(3);
             assertThat(keys(after.unresolved())).contains(held).doesNotContain(K_CRASH);
             same(after, StatusLists.read(dir));
+
+            // far more new intents than the table was sized for at the first read: it grows as it follows
+            try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+                for (int i = 0; i < 500; i++) {
+                    String key = String.format("%032x", 0x1000 + i);
+                    j.append(JournalRecord.of(RecordType.INTENT).task("bulk-" + i).call("refund").kind(Kind.MONEY)
+                            .intentKey(key).attempt(1).attemptId("bulk-" + i + "-a1").started(System.currentTimeMillis())
+                            .build());
+                    j.append(JournalRecord.of(RecordType.OUTCOME).task("bulk-" + i).call("refund").kind(Kind.MONEY)
+                            .intentKey(key).attempt(1).attemptId("bulk-" + i + "-a1").outcome(OutcomeWord.UNKNOWN)
+                            .effectApplied(Effect.UNKNOWN).started(System.currentTimeMillis()).build());
+                }
+            }
+            StatusLists.Lists grown = follower.read();
+            assertThat(grown.unresolved()).hasSize(after.unresolved().size() + 500);
+            same(grown, StatusLists.read(dir));
         }
     }
 
