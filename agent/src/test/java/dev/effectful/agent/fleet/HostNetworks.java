@@ -65,7 +65,9 @@ final class HostNetworks implements AutoCloseable {
                     System.out.println("removed the network namespace " + m.group(1) + " of a campaign that is gone");
                 }
             }
-        } catch (IOException | RuntimeException | InterruptedException e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
             System.out.println("could not look for stale network namespaces: " + e.getMessage());
         }
     }
