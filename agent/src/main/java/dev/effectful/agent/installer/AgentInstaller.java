@@ -38,9 +38,10 @@ public final class AgentInstaller {
         // straight to stderr, whatever the log sink: making the sink here would start the
         // application's logging framework in premain
         loaded.warnings().forEach(System.err::println);
+        StartupQuiet quiet = new StartupQuiet();
         EngineStarter starter;
         if (loaded.valid()) {
-            starter = new EngineStarter(config);
+            starter = new EngineStarter(config, quiet);
         } else {
             // fail closed: the tools are still rewritten, and every effectful call is refused naming the fix
             String summary = loaded.errorSummary();
@@ -55,7 +56,8 @@ public final class AgentInstaller {
         ClassLoader own = AgentInstaller.class.getClassLoader();
         Instrumentations libraries = Instrumentations.load(own);
         JdkHookInstall hooks = new JdkHookInstall(inst, own);
-        WeavingTransformer transformer = new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries, hooks);
+        WeavingTransformer transformer = new WeavingTransformer(own, starter, inst, Weavers.supertypes(), libraries, hooks,
+                quiet);
         LoadingHooks.install(new LoadingGuards(own, transformer));
         inst.addTransformer(transformer, true);
         // at premain too: another -javaagent before this one, or a JDK 24+ AOT cache, may have loaded tool classes
@@ -83,8 +85,8 @@ public final class AgentInstaller {
         Weavers.warmUpInBackground();
         if (loaded.valid() && JournalFiles.looksLikeJournal(config.journalDir())) {
             // a restart on its own journal: the application has tools, so open the journal (and rebuild
-            // the index) now, while the JVM is still loading the application, not at its first tool class
-            starter.startInBackground();
+            // the index) as soon as its start quiets, without waiting for its first tool class
+            starter.startAhead();
         }
         AgentLog.debug("effectful installed in " + (System.nanoTime() - t0) / 1_000_000 + " ms ("
                 + early.size() + " loaded classes rewritten)");

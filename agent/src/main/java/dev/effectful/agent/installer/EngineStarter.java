@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Starts the engine once, off the application's threads, when it is first needed. A latch and
+ * Starts the engine once, off the application's threads: at once when a call (or a status read) needs
+ * it, and ahead of need (the first tool class, a restart over an existing journal) only once the
+ * application's own start has quieted ({@link StartupQuiet}). A latch and
  * volatile fields rather than a CompletableFuture: this is built in premain, and CompletableFuture
  * would load ForkJoinPool there, which would then have to be retransformed at once.
  *
@@ -31,7 +33,10 @@ final class EngineStarter {
     static final long LOCK_POLL_MILLIS = 200;
 
     private final EffectfulConfig config;
+    private final StartupQuiet quiet;
     private final AtomicBoolean started = new AtomicBoolean();
+    /** Counted down when something waits for the engine: the start stops waiting for the quiet. */
+    private final CountDownLatch needed = new CountDownLatch(1);
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CallEngine engine;
     private volatile Throwable failure;
@@ -39,7 +44,13 @@ final class EngineStarter {
     private long releasedAt;
 
     EngineStarter(EffectfulConfig config) {
+        this(config, null);
+    }
+
+    /** With {@code quiet} null, a start ahead of need does not wait for the application's start to quiet. */
+    EngineStarter(EffectfulConfig config, StartupQuiet quiet) {
         this.config = config;
+        this.quiet = quiet;
     }
 
     /** A starter that never starts: every effectful call is refused with {@code problem}. */
@@ -76,7 +87,18 @@ final class EngineStarter {
         return engine != null ? Optional.empty() : Optional.ofNullable(refusal);
     }
 
+    /** Starts now, or hurries a start that waits for the quiet: a call or a status read needs the engine. */
     void startInBackground() {
+        needed.countDown();
+        launch();
+    }
+
+    /** Starts once the application's own start has quieted, or at once if something needs the engine first. */
+    void startAhead() {
+        launch();
+    }
+
+    private void launch() {
         if (!started.compareAndSet(false, true)) {
             return;
         }
@@ -90,6 +112,9 @@ final class EngineStarter {
 
     private void start() {
         try {
+            if (quiet != null) {
+                quiet.await(needed);
+            }
             RequiredModules.missing().ifPresent(reason -> {
                 throw new IllegalStateException(reason);
             });

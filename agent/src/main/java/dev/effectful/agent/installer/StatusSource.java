@@ -55,6 +55,8 @@ final class StatusSource implements Supplier<Map<String, Object>> {
         CallEngine engine = starter.ready();
         m.put("engine_running", engine != null);
         if (engine == null) {
+            // someone asks after the engine, so the application is up: the start waits for nothing more
+            starter.startInBackground();
             notRunning().ifPresent(why -> m.put("journal_problem", why));
             return m;
         }

@@ -31,15 +31,17 @@ final class WeavingTransformer implements ClassFileTransformer {
     private final Instrumentations libraries;
     private final FirstLoadWoven firstLoadWoven = new FirstLoadWoven();
     private final JdkHookInstall hooks;
+    private final StartupQuiet quiet;
 
     WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
                        Instrumentations libraries) {
-        this(agentLoader, starter, inst, supertypes, libraries, null);
+        this(agentLoader, starter, inst, supertypes, libraries, null, new StartupQuiet());
     }
 
     WeavingTransformer(ClassLoader agentLoader, EngineStarter starter, Instrumentation inst, ToolSupertypes supertypes,
-                       Instrumentations libraries, JdkHookInstall hooks) {
+                       Instrumentations libraries, JdkHookInstall hooks, StartupQuiet quiet) {
         this.hooks = hooks;
+        this.quiet = quiet;
         this.agentLoader = agentLoader;
         this.starter = starter;
         this.inst = inst;
@@ -55,6 +57,7 @@ final class WeavingTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined,
                             ProtectionDomain domain, byte[] bytes) {
+        quiet.classSeen();
         if (name == null || loader == agentLoader) {
             return null;
         }
@@ -73,8 +76,7 @@ final class WeavingTransformer implements ClassFileTransformer {
             hooks.awaitInstalled();
         }
         if (AnnotationPrefilter.mayHoldTool(bytes)) {
-            // the application has tools: open the journal while this class is woven, not after (the
-            // first weaving may wait for Byte Buddy, the start for Chronicle: both are on the first call's path)
+            // the application has tools: open the journal ahead of its first call, once its start has quieted
             startEarly(loader);
             if (hooks != null) {
                 // an annotated interface is loaded before any lambda of it is linked: the lambda hook must be in first
@@ -89,12 +91,13 @@ final class WeavingTransformer implements ClassFileTransformer {
     }
 
     /**
-     * Opens the journal now, ahead of the first call; in a test JVM with the JUnit kit, at the first call the
-     * agent guards instead ({@link KitOnClassPath}): the kit's own calls never reach the agent's journal.
+     * Opens the journal ahead of the first call, once the application's start quiets; in a test JVM with the
+     * JUnit kit, at the first call the agent guards instead ({@link KitOnClassPath}): the kit's own calls never
+     * reach the agent's journal.
      */
     private void startEarly(ClassLoader loader) {
         if (!KitOnClassPath.sees(loader)) {
-            starter.startInBackground();
+            starter.startAhead();
         }
     }
 
