@@ -152,7 +152,7 @@ public final class CallEngine implements AutoCloseable {
 
     private static void rememberShape(java.nio.file.Path dir, ToolMethod tool) {
         try {
-            ResultShapes.remember(dir, tool.verb(), ResultShape.of(ResolutionRequests.valueType(tool)));
+            ResultShapes.remember(dir, tool.verb(), ResultShape.of(VerdictChecks.valueType(tool)));
         } catch (java.io.IOException | RuntimeException e) {
             // only the CLI's early check of --result is lost: the writer still checks a verdict it is handed
             AgentLog.warnOnce("result-shapes", "effectful could not record what " + tool.verb() + " returns in "

@@ -16,8 +16,6 @@ import dev.effectful.runtime.tool.ToolMethod;
 import dev.effectful.core.values.ResultCodec;
 
 import java.io.IOException;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -54,7 +52,7 @@ final class ResolutionRequests implements AutoCloseable {
     private final Path journalDir;
     private final JournalAccess journal;
     private final IntentStore store;
-    private final ResultCodec results;
+    private final VerdictChecks checks;
     private final Predicate<String> runningHere;
     private final ConcurrentHashMap<String, ToolMethod> heldTools = new ConcurrentHashMap<>();
     private ScheduledExecutorService timer;
@@ -66,7 +64,7 @@ final class ResolutionRequests implements AutoCloseable {
         this.journalDir = journalDir;
         this.journal = journal;
         this.store = store;
-        this.results = results;
+        this.checks = new VerdictChecks(store, results);
         this.runningHere = runningHere;
     }
 
@@ -221,7 +219,7 @@ final class ResolutionRequests implements AutoCloseable {
             return;
         }
         if (req.isApproval()) {
-            String refusal = checkApproval(req);
+            String refusal = checks.approval(req);
             if (refusal != null) {
                 answerRefused(key, refusal);
                 return;
@@ -229,7 +227,7 @@ final class ResolutionRequests implements AutoCloseable {
             recordApproval(req);
             return;
         }
-        String refusal = check(req, tool);
+        String refusal = checks.resolution(req, tool);
         if (refusal != null) {
             answerRefused(key, refusal);
             return;
@@ -313,20 +311,6 @@ final class ResolutionRequests implements AutoCloseable {
         }
     }
 
-    /** Null when the approval verdict may be recorded: the intent waits for one; else why not. */
-    private String checkApproval(ResolutionRequest req) {
-        IntentState s = store.get(req.intentKey()).orElse(null);
-        if (s == null) {
-            return "the writer does not know intent " + req.intentKey() + " (never seen, or forgotten after its"
-                    + " retention)";
-        }
-        if (!s.awaitsApproval()) {
-            return "intent " + req.intentKey() + " does not wait for an approval (it is "
-                    + s.phase().name().toLowerCase(java.util.Locale.ROOT) + "); nothing to approve or deny";
-        }
-        return null;
-    }
-
     /** Appends the person's verdict as an {@code approval} record, through the index like every record. */
     private void recordApproval(ResolutionRequest req) {
         JournalRecord r = verdictOn(req, RecordType.APPROVAL)
@@ -336,52 +320,6 @@ final class ResolutionRequests implements AutoCloseable {
         if (appendVerdict(req, r, "approval")) {
             AgentLog.info("effectful intent " + req.intentKey() + " " + req.verdict() + " by " + req.by()
                     + (req.note() == null ? "" : ": " + req.note()));
-        }
-    }
-
-    /** Null when the verdict may be recorded, else why not (one line, for the person). */
-    private String check(ResolutionRequest req, ToolMethod tool) {
-        IntentState s = store.get(req.intentKey()).orElse(null);
-        if (s == null) {
-            return "the writer does not know intent " + req.intentKey() + " (never seen, or forgotten after its"
-                    + " retention)";
-        }
-        if (!s.isUnresolved() && !req.force()) {
-            return "intent " + req.intentKey() + " is " + s.phase().name().toLowerCase(java.util.Locale.ROOT)
-                    + " by now, not unresolved; nothing to resolve (add --force to record a verdict anyway)";
-        }
-        if (req.resultJson() != null) {
-            if (!req.applied()) {
-                return "--result only goes with --applied yes";
-            }
-            try {
-                JsonMappers.shared().readTree(req.resultJson());
-            } catch (IOException e) {
-                return "--result is not JSON: " + e.getMessage().lines().findFirst().orElse("");
-            }
-            if (tool != null) {
-                String misfit = misfit(req.resultJson(), tool);
-                if (misfit != null) {
-                    return misfit;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** Why {@code json} cannot be what {@code tool} returns, or null when it can. */
-    private String misfit(String json, ToolMethod tool) {
-        Type type = valueType(tool);
-        if (type == void.class || type == Void.class) {
-            return "--result given, but " + tool.verb() + " returns nothing (void); resolve without --result";
-        }
-        try {
-            results.decode(json, type);
-            return null;
-        } catch (Exception e) {
-            String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            return "--result " + abbreviate(json) + " does not fit " + type.getTypeName() + ", the return type of "
-                    + tool.verb() + " (" + why + "); give a value of that type";
         }
     }
 
@@ -432,18 +370,6 @@ final class ResolutionRequests implements AutoCloseable {
             AgentLog.warnOnce("resolutions-refuse:" + key, "effectful refused the resolution of " + key + " ("
                     + reason + ") and could not tell the CLI: " + e.getMessage());
         }
-    }
-
-    /** The value a repeat of {@code tool} returns: an {@code Outcome}'s value, else the return type itself. */
-    static Type valueType(ToolMethod tool) {
-        if (tool.returnsOutcome() && tool.returnType() instanceof ParameterizedType p) {
-            return p.getActualTypeArguments()[0];
-        }
-        return tool.returnType();
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
     }
 
     @Override
