@@ -19,4 +19,10 @@ public interface LoadingGuard {
 
     /** The class file a hidden class is defined from: {@code bytes}, or its tools guarded. */
     byte[] hiddenClass(MethodHandles.Lookup lookup, byte[] bytes);
+
+    /**
+     * {@code loader} is about to define a class from {@code bytes[off, off + len)}: its supertypes may be
+     * loaded first, as the JVM would a moment later. Must never throw.
+     */
+    void beforeDefine(ClassLoader loader, byte[] bytes, int off, int len);
 }

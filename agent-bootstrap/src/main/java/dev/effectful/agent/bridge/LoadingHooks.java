@@ -6,8 +6,8 @@ import java.lang.invoke.MethodType;
 
 /**
  * Called from code the agent inlines into {@code java.lang.invoke.LambdaMetafactory} (before each
- * call site is returned) and {@code MethodHandles.Lookup.defineHiddenClass} (before the bytes are
- * defined). It lives on the bootstrap class path, beside the JDK classes that call it, and holds
+ * call site is returned), {@code MethodHandles.Lookup.defineHiddenClass} (before the bytes are
+ * defined) and {@code ClassLoader.defineClass} (before a class file is defined). It lives on the bootstrap class path, beside the JDK classes that call it, and holds
  * nothing but the {@link LoadingGuard} the agent installs. A lambda of a JDK interface (almost all of
  * them: {@code Runnable}, {@code Function}...) costs one loader comparison here.
  */
@@ -34,5 +34,12 @@ public final class LoadingHooks {
     public static byte[] hiddenClass(MethodHandles.Lookup lookup, byte[] bytes) {
         LoadingGuard g = guard;
         return g == null || bytes == null ? bytes : g.hiddenClass(lookup, bytes);
+    }
+
+    public static void beforeDefine(ClassLoader loader, byte[] bytes, int off, int len) {
+        LoadingGuard g = guard;
+        if (g != null && bytes != null) {
+            g.beforeDefine(loader, bytes, off, len);
+        }
     }
 }

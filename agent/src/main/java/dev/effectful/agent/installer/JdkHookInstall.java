@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Retransforms the JDK's {@code LambdaMetafactory} and {@code MethodHandles.Lookup} with
- * {@link JdkHooks}, off premain's thread: rewriting {@code Lookup} (40 KB) with a cold ASM took some
+ * {@link JdkHooks}, off premain's thread, and then {@code ClassLoader} (whose hook only saves work): rewriting {@code Lookup} (40 KB) with a cold ASM took some
  * 30-60 ms of the start. The one thing that must not happen meanwhile is a lambda of an annotated
  * interface linked before its hook exists, and such an interface always passes the transformer
  * first: the transformer waits here ({@link #awaitInstalled}) before it lets a class holding the
@@ -85,8 +85,22 @@ final class JdkHookInstall {
                     + " lambdas, method references and hidden classes that implement or declare an @EffectfulTool run"
                     + " UNGUARDED: implement such tools with ordinary classes", t);
         } finally {
+            hookDefineClass();
             done.countDown();
         }
         LoadedClasses.unguardableHiddenClasses(inst, agentLoader);
+    }
+
+    /**
+     * Before the release, so a tool class that waits for the hooks finds its supertypes loaded ahead of it too;
+     * a failure only costs reading their class files.
+     */
+    private void hookDefineClass() {
+        try {
+            inst.retransformClasses(ClassLoader.class);
+        } catch (Throwable t) {
+            AgentLog.debug("effectful could not hook ClassLoader.defineClass (" + t + "); the supertypes of classes"
+                    + " it loads are read as class files instead");
+        }
     }
 }

@@ -11,7 +11,9 @@ import net.bytebuddy.jar.asm.Opcodes;
  * {@code ClassFileTransformer} ever sees: {@code LambdaMetafactory.metafactory}/{@code altMetafactory}
  * (lambdas and method references: the call site is handed to the hook before it is returned) and
  * {@code MethodHandles.Lookup.defineHiddenClass}/{@code defineHiddenClassWithClassData} (the class
- * file is handed to the hook before it is defined). Byte Buddy's bundled ASM core only, like the
+ * file is handed to the hook before it is defined); and into {@code ClassLoader.defineClass(String,
+ * byte[], int, int, ProtectionDomain)}, where every class file a loader defines passes (a heap
+ * {@code ByteBuffer} too), so that its supertypes can be loaded before it ({@link ToolSupertypes#preload}). Byte Buddy's bundled ASM core only, like the
  * executor weaver: no member is added and no branch, so the same bytes serve a first load and a
  * retransformation, and every stack map frame of the method stays as it was (the inserted code is
  * straight-line and leaves the stack as it found it); only the maximum stack grows.
@@ -19,12 +21,16 @@ import net.bytebuddy.jar.asm.Opcodes;
  * <pre>
  * metafactory:        ...; CallSite cs; return LoadingHooks.lambda(cs, caller, interfaceMethodName, factoryType);
  * defineHiddenClass:  bytes = LoadingHooks.hiddenClass(this, bytes); ...original code
+ * defineClass:        LoadingHooks.beforeDefine(this, b, off, len); ...original code
  * </pre>
  */
 final class JdkHooks {
 
     static final String METAFACTORY = "java/lang/invoke/LambdaMetafactory";
     static final String LOOKUP = "java/lang/invoke/MethodHandles$Lookup";
+    static final String CLASS_LOADER = "java/lang/ClassLoader";
+    private static final String DEFINE = "(Ljava/lang/String;[BIILjava/security/ProtectionDomain;)Ljava/lang/Class;";
+    private static final String DEFINE_HOOK = "(Ljava/lang/ClassLoader;[BII)V";
     private static final String HOOKS = "dev/effectful/agent/bridge/LoadingHooks";
     private static final String LAMBDA_HOOK = "(Ljava/lang/invoke/CallSite;Ljava/lang/invoke/MethodHandles$Lookup;"
             + "Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/CallSite;";
@@ -34,9 +40,9 @@ final class JdkHooks {
     private JdkHooks() {
     }
 
-    /** True for the two JDK classes this rewrites. */
+    /** True for the three JDK classes this rewrites. */
     static boolean rewrites(String internalName) {
-        return METAFACTORY.equals(internalName) || LOOKUP.equals(internalName);
+        return METAFACTORY.equals(internalName) || LOOKUP.equals(internalName) || CLASS_LOADER.equals(internalName);
     }
 
     /** The class rewritten, or null when it has none of the methods (a JDK this does not know). */
@@ -45,10 +51,18 @@ final class JdkHooks {
         ClassWriter writer = new ClassWriter(reader, 0);
         boolean[] touched = {false};
         boolean metafactory = METAFACTORY.equals(internalName);
+        boolean classLoader = CLASS_LOADER.equals(internalName);
         reader.accept(new ClassVisitor(API, writer) {
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
                 MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                if (classLoader) {
+                    if ((access & Opcodes.ACC_STATIC) == 0 && name.equals("defineClass") && descriptor.equals(DEFINE)) {
+                        touched[0] = true;
+                        return new BeforeDefine(mv);
+                    }
+                    return mv;
+                }
                 if (metafactory && (access & Opcodes.ACC_STATIC) != 0
                         && (name.equals("metafactory") || name.equals("altMetafactory"))
                         && descriptor.startsWith("(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;")
@@ -110,6 +124,28 @@ final class JdkHooks {
         @Override
         public void visitMaxs(int maxStack, int maxLocals) {
             super.visitMaxs(Math.max(maxStack, 2), maxLocals);
+        }
+    }
+
+    /** At the entry of {@code defineClass(name, b, off, len, pd)}: {@code LoadingHooks.beforeDefine(this, b, off, len)}. */
+    private static final class BeforeDefine extends MethodVisitor {
+        BeforeDefine(MethodVisitor mv) {
+            super(API, mv);
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            super.visitVarInsn(Opcodes.ALOAD, 0);
+            super.visitVarInsn(Opcodes.ALOAD, 2);
+            super.visitVarInsn(Opcodes.ILOAD, 3);
+            super.visitVarInsn(Opcodes.ILOAD, 4);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "beforeDefine", DEFINE_HOOK, false);
+        }
+
+        @Override
+        public void visitMaxs(int maxStack, int maxLocals) {
+            super.visitMaxs(Math.max(maxStack, 4), maxLocals);
         }
     }
 }

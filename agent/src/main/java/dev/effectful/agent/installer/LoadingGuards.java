@@ -96,6 +96,17 @@ final class LoadingGuards implements LoadingGuard {
     }
 
     @Override
+    public void beforeDefine(ClassLoader loader, byte[] bytes, int off, int len) {
+        try {
+            transformer.beforeDefine(loader, bytes, off, len);
+        } catch (Throwable t) {
+            // the agent never breaks a class load: without the preload, the transformer reads class files
+            AgentLog.errorOnce("before-define", "effectful could not load a class's supertypes ahead of it; they are"
+                    + " read as class files instead", t);
+        }
+    }
+
+    @Override
     public byte[] hiddenClass(MethodHandles.Lookup lookup, byte[] bytes) {
         Class<?> host = lookup.lookupClass();
         ClassLoader loader = host.getClassLoader();

@@ -17,9 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Decides, for a class whose own bytes do not mention {@code @EffectfulTool}, whether a supertype
  * declares a tool it may implement or override. The JVM transforms a class before it loads its
- * supertypes, so they are read as class files from the loader (what Byte Buddy's pool would read
- * anyway), and the answer is remembered per loader and type name: a supertype shared by many
- * classes is read once. Classes that extend only JDK types are decided from their own header.
+ * supertypes: where the JDK's {@code ClassLoader.defineClass} is hooked they are loaded just before
+ * ({@link #preload}), so each has passed the transformer and has its answer; else they are read as
+ * class files from the loader (what Byte Buddy's pool would read anyway). The answer is remembered per
+ * loader and type name: a supertype shared by many classes is decided once. Classes that extend only
+ * JDK types are decided from their own header.
  */
 final class ToolSupertypes {
 
@@ -117,6 +119,10 @@ final class ToolSupertypes {
         if (bytes == null) {
             bytes = classFile(loader, name);
         }
+        if (bytes != null && AgentLog.isEnabled(dev.effectful.core.log.LogSink.Level.DEBUG)) {
+            AgentLog.debug("effectful read the class file of " + name.replace('/', '.') + ", not loaded yet, to learn"
+                    + " whether it declares a tool");
+        }
         if (bytes == null || depth >= MAX_DEPTH) {
             // not cached: a type this loader cannot serve now may still be defined later
             return null;
@@ -127,6 +133,35 @@ final class ToolSupertypes {
             known.put(name, holds);
         }
         return holds;
+    }
+
+    /**
+     * Loads, without initialising, the supertypes of the class in {@code bytes[off, off + len)} that have no
+     * answer yet, through {@code loader}, just before the loader defines the class (the JDK's
+     * {@code ClassLoader.defineClass} calls here, see {@link JdkHooks}). The JVM loads them a moment later
+     * anyway, while it defines the class, so this moves that work and adds none; but each then passes the
+     * transformer before the class does, and is remembered there, so the class's own decision reads no class
+     * file. Reading them instead read and inflated each such supertype twice, once here and once by its
+     * loader: most of what the agent added to a Spring Boot start's main thread. Never from inside a
+     * transformation: the JVM hands no class loaded then to any transformer (see {@link WeavingTransformer}).
+     * A supertype that cannot be loaded now is left to the transformer, which reads its class file.
+     */
+    void preload(ClassLoader loader, byte[] bytes, int off, int len) {
+        byte[] b = off == 0 && len == bytes.length ? bytes : java.util.Arrays.copyOfRange(bytes, off, off + len);
+        List<String> supers = ClassHeader.candidatesOf(b);
+        if (supers.isEmpty()) {
+            return;
+        }
+        Map<String, Boolean> known = answers(loader);
+        for (String s : supers) {
+            if (known.get(s) == null && !toolTypes.containsKey(s) && fromParents(loader, s) == null) {
+                try {
+                    Class.forName(s.replace('/', '.'), false, loader);
+                } catch (ClassNotFoundException | LinkageError | RuntimeException notNow) {
+                    // the JVM meets the same when it defines the class; else the transformer reads the class file
+                }
+            }
+        }
     }
 
     /**

@@ -54,9 +54,37 @@ final class WeavingTransformer implements ClassFileTransformer {
         return supertypes;
     }
 
+    /**
+     * Whether this thread is inside {@link #transform}: a class loaded now reaches no transformer (the JVM's
+     * agent runtime lets one transformation run per thread), so {@link #beforeDefine} must load nothing then.
+     */
+    private static final ThreadLocal<Boolean> TRANSFORMING = new ThreadLocal<>();
+
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined,
                             ProtectionDomain domain, byte[] bytes) {
+        TRANSFORMING.set(Boolean.TRUE);
+        try {
+            return transformOnce(module, loader, name, redefined, domain, bytes);
+        } finally {
+            TRANSFORMING.remove();
+        }
+    }
+
+    /**
+     * {@code loader} is about to define the class in {@code bytes[off, off + len)} (the hook in
+     * {@code ClassLoader.defineClass}): its supertypes are loaded first, so that deciding whether it inherits a
+     * tool reads no class file ({@link ToolSupertypes#preload}).
+     */
+    void beforeDefine(ClassLoader loader, byte[] bytes, int off, int len) {
+        if (loader == null || loader == agentLoader || TRANSFORMING.get() != null) {
+            return;
+        }
+        supertypes.preload(loader, bytes, off, len);
+    }
+
+    private byte[] transformOnce(Module module, ClassLoader loader, String name, Class<?> redefined,
+                                 ProtectionDomain domain, byte[] bytes) {
         quiet.classSeen();
         if (name == null || loader == agentLoader) {
             return null;
@@ -231,6 +259,11 @@ final class WeavingTransformer implements ClassFileTransformer {
         try {
             return JdkHooks.weave(name, bytes);
         } catch (Throwable t) {
+            if (JdkHooks.CLASS_LOADER.equals(name)) {
+                AgentLog.debug("effectful could not hook ClassLoader.defineClass (" + t + "); supertypes are read as"
+                        + " class files instead");
+                return null;
+            }
             AgentLog.errorOnce("jdk-hook:" + name, "effectful could not rewrite " + name.replace('/', '.')
                     + "; lambdas, method references and hidden classes that implement or declare an @EffectfulTool"
                     + " run UNGUARDED: implement such tools with ordinary classes", t);

@@ -3,6 +3,7 @@ package dev.effectful.agent.e2e;
 import dev.effectful.core.journal.Kind;
 import dev.effectful.core.journal.OutcomeWord;
 import dev.effectful.agent.e2e.apps.InheritedApp;
+import dev.effectful.agent.e2e.apps.InheritedTools;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,6 +49,7 @@ class InheritedToolsIT {
         // the task budget (20 s) bounds a self-wait; the run bound is well above it
         app = ForkedApp.jdk(Jdk.current()).main(InheritedApp.class).classPath(classPath)
                 .sysprop("effectful.journal.dir", dir)
+                .sysprop("effectful.log.level", "debug")
                 .sysprop("ledger", ledger.url())
                 .env("HOME", tmp.resolve("home").toString())
                 .sysprop("user.home", tmp.resolve("home"))
@@ -157,6 +159,15 @@ class InheritedToolsIT {
     @Test
     void aSpringCglibSubclassGuardsTheCallOnce() throws IOException {
         onceAndDeduplicated("cglib_subclass", "charge");
+    }
+
+    @Test
+    void theSupertypesOfTheApplicationsClassesWereLoadedAheadOfThemNotReadAsClassFiles() throws IOException {
+        // the hook in ClassLoader.defineClass loads a class's supertypes before the class (the application's own, and
+        // those of its Byte Buddy's, which make subclasses before their interfaces load): each passes the transformer
+        // first, so no decision reads a class file
+        assertThat(app.stderr().lines().filter(l -> l.contains("read the class file of"))).isEmpty();
+        assertThat(app.stderr()).contains("effectful rewrote " + InheritedTools.CardPayments.class.getName());
     }
 
     @Test

@@ -36,6 +36,13 @@ class JdkHooksTest {
     }
 
     @Test
+    void everyClassFileALoaderDefinesIsHandedToTheHookFirst() throws IOException {
+        List<String> calls = hookCalls(JdkHooks.weave(JdkHooks.CLASS_LOADER, jdkClass(JdkHooks.CLASS_LOADER)));
+        // the byte[] definer every other public definer (heap ByteBuffers too) ends in
+        assertThat(calls).containsExactly("defineClass:beforeDefine");
+    }
+
+    @Test
     void otherClassesAreNotTouched() throws IOException {
         assertThat(JdkHooks.rewrites("java/util/concurrent/FutureTask")).isFalse();
         assertThat(JdkHooks.weave("java/lang/String", jdkClass("java/lang/String"))).isNull();
