@@ -31,9 +31,9 @@ final class ApprovalsCommand extends JournalSubcommand {
         List<Pending> rows = new ArrayList<>();
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
-            JournalIntents table = JournalIntents.forJournal(reader);
-            report = reader.scanSummaries(table::accept);
-            rows = pending(reader, table);
+            SnapshotIntents.Read read = SnapshotIntents.readOrScan(reader);
+            report = read.report();
+            rows = pending(reader, read.table());
         }
         if (cli.json) {
             for (Pending p : rows) {

@@ -33,6 +33,12 @@ final class JournalReader implements AutoCloseable {
     /** A pass that reads nothing new for this long is abandoned (partial results, a warning). */
     static final long DEFAULT_STALL_MILLIS = 15_000;
 
+    /**
+     * Records handed out by every reader in this JVM, by passes and by index: how a test tells a command
+     * that read what its answer needs from one that read the whole journal.
+     */
+    static final AtomicLong RECORDS_READ = new AtomicLong();
+
     private final Path dir;
     private final ChronicleJournal journal;
     private final long stallMillis;
@@ -161,6 +167,7 @@ final class JournalReader implements AutoCloseable {
         JournalScan s = journal.newScan(summaries, w.control());
         w.run(progress -> s.run(range, (i, r) -> {
             w.inSink = true;
+            RECORDS_READ.incrementAndGet();
             try {
                 sink.accept(i, r);
             } finally {
@@ -210,6 +217,7 @@ final class JournalReader implements AutoCloseable {
 
     /** The record at {@code index}, or empty when it is gone or does not decode. */
     Optional<JournalRecord> read(long index) {
+        RECORDS_READ.incrementAndGet();
         try {
             return journal.read(index);
         } catch (RuntimeException e) {

@@ -44,8 +44,10 @@ final class UnresolvedCommand extends JournalSubcommand {
         List<Row> rows = new ArrayList<>();
         List<ApprovalsCommand.Pending> approvals;
         try (JournalReader reader = cli.openReader()) {
-            table = JournalIntents.forJournal(reader);
-            report = reader.scanSummaries(table::accept);
+            // the agent's index snapshot and the journal after it, when it can answer; else every record
+            SnapshotIntents.Read read = SnapshotIntents.readOrScan(reader);
+            table = read.table();
+            report = read.report();
             rows = rows(reader, table);
             approvals = ApprovalsCommand.pending(reader, table);
         }
