@@ -1,5 +1,6 @@
 package dev.effectful.cli;
 
+import dev.effectful.cli.console.Views;
 import dev.effectful.core.journal.ChronicleJournal;
 import dev.effectful.core.journal.Effect;
 import dev.effectful.core.journal.JournalRecord;
@@ -94,6 +95,29 @@ class SnapshotIntentsTest {
         // the record the snapshot ends at, each listed intent's record twice (to seed it, then to print it), the tail
         assertThat(readFast).as("records read from the snapshot").isLessThanOrEqualTo(1 + 2L * listed + tail);
         assertThat(readFull).as("records read without it").isGreaterThan(2L * settled);
+    }
+
+    @Test
+    void theConsolesDeskFromTheSnapshotIsTheDeskOfTheWholeJournalAndReadsOnlyTheTailAndTheListed() throws Exception {
+        int tail = writeJournalWithSnapshot(2000);
+        Views.Desk fromSnapshot;
+        long read;
+        try (JournalConsole console = JournalConsole.unstarted(cli())) {
+            long before = JournalReader.RECORDS_READ.get();
+            assertThat(console.readSnapshot()).isTrue();
+            fromSnapshot = console.desk();
+            read = JournalReader.RECORDS_READ.get() - before;
+        }
+        Views.Desk whole;
+        try (JournalConsole console = JournalConsole.unstarted(cli())) {
+            console.firstPass();
+            whole = console.desk();
+        }
+        assertThat(fromSnapshot).isEqualTo(whole);
+        assertThat(whole.forPerson()).isNotEmpty();
+        assertThat(whole.settling()).isNotEmpty();
+        assertThat(whole.approvals()).isNotEmpty();
+        assertThat(read).as("records read for the desk").isLessThanOrEqualTo(1 + 2L * 7 + tail);
     }
 
     @Test
@@ -232,6 +256,15 @@ class SnapshotIntentsTest {
                 .durationMs(3L).message(ok ? null : "read timed out").build();
     }
 
+    private static final Clock AN_HOUR_LATER = Clock.fixed(Instant.ofEpochMilli(T0 + 3_600_000), ZoneOffset.UTC);
+
+    private JournalCli cli() {
+        JournalCli cli = new JournalCli(new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(new ByteArrayOutputStream()), Map.of(), false, AN_HOUR_LATER, 2_000);
+        cli.dir = dir;
+        return cli;
+    }
+
     /** What a CLI run printed and returned, at one fixed instant so ages print alike. */
     record Run(int code, String out, String err) {
     }
@@ -244,7 +277,7 @@ class SnapshotIntentsTest {
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             int code = JournalCli.run(all.toArray(String[]::new), o, e, Map.of(), false,
-                    Clock.fixed(Instant.ofEpochMilli(T0 + 3_600_000), ZoneOffset.UTC), 2_000);
+                    AN_HOUR_LATER, 2_000);
             return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         }
     }
