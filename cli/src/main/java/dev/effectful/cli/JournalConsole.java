@@ -43,6 +43,8 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     /** The desk's table until the first pass ends: from the snapshot, when it can answer; else null. */
     private JournalIntents quick; // guarded by lock
     private long quickIndex = -1; // guarded by lock
+    /** The intent records the snapshot's read already holds, so the desk does not read them again. */
+    private Map<Long, JournalRecord> quickRecords = Map.of(); // guarded by lock
     private volatile long version;
     private volatile String problem;
     private volatile String reading = "Reading the journal; this page updates when it is done.";
@@ -115,6 +117,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             synchronized (lock) {
                 quick = fast.get().table();
                 quickIndex = fast.get().lastIndex();
+                quickRecords = fast.get().records();
             }
             version++;
             return true;
@@ -143,6 +146,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
             table = first;
             lastIndex = last[0];
             quick = null; // the whole journal now answers every page
+            quickRecords = Map.of();
         }
         version++;
     }
@@ -168,6 +172,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                     });
                     if (quick.needsHistory()) {
                         quick = null;
+                        quickRecords = Map.of();
                     }
                 }
                 version++;
@@ -177,6 +182,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         } catch (CliException | RuntimeException e) {
             synchronized (lock) {
                 quick = null; // the first pass still answers, when it ends
+                quickRecords = Map.of();
             }
             version++;
         }
@@ -212,13 +218,14 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         synchronized (lock) {
             // the snapshot's table until the whole journal is read: the desk is the page a person opens first
             JournalIntents listing = table != null ? table : quick;
+            Map<Long, JournalRecord> known = table != null ? Map.of() : quickRecords;
             if (listing == null) {
                 return new Views.Desk(List.of(), List.of(), List.of(), List.of(), problem != null ? problem : reading);
             }
             List<Views.Held> person = new ArrayList<>();
             List<Views.Held> settling = new ArrayList<>();
             List<Views.Held> running = new ArrayList<>();
-            for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, listing)) {
+            for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, listing, known)) {
                 Views.Held h = held(row.intent(), row.latestIntent(), row.state());
                 if (row.inFlight()) {
                     running.add(h);
@@ -229,7 +236,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
                 }
             }
             List<Views.Held> approvals = new ArrayList<>();
-            for (ApprovalsCommand.Pending p : ApprovalsCommand.pending(reader, listing)) {
+            for (ApprovalsCommand.Pending p : ApprovalsCommand.pending(reader, listing, known)) {
                 approvals.add(held(p.intent(), p.request(), JournalIntents.State.AWAITING_APPROVAL.word));
             }
             return new Views.Desk(approvals, person, settling, running, problem);

@@ -12,8 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -223,6 +226,33 @@ final class JournalReader implements AutoCloseable {
         } catch (RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The records at {@code indexes} (any order; negative ones are none), by index, read in one walk
+     * forward: many records spread over a large journal cost far less than as many {@link #read}s. One that
+     * is gone or does not decode is absent from the map.
+     */
+    Map<Long, JournalRecord> readAll(long[] indexes) {
+        long[] ascending = Arrays.stream(indexes).filter(i -> i >= 0).sorted().distinct().toArray();
+        Map<Long, JournalRecord> out = new HashMap<>(Math.max(16, ascending.length * 2));
+        if (ascending.length == 0) {
+            return out;
+        }
+        try {
+            journal.readAscending(ascending, (i, r) -> {
+                RECORDS_READ.incrementAndGet();
+                out.put(i, r);
+            });
+        } catch (RuntimeException e) {
+            // as read(): a record that cannot be read is not there; the rest come one by one
+            for (long i : ascending) {
+                if (!out.containsKey(i)) {
+                    read(i).ifPresent(r -> out.put(i, r));
+                }
+            }
+        }
+        return out;
     }
 
     @Override

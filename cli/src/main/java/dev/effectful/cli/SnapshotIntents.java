@@ -9,6 +9,7 @@ import dev.effectful.core.reentry.Phase;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -54,9 +55,12 @@ final class SnapshotIntents {
      * The table to list from, what reading it saw, and the last journal index read (where following the
      * journal resumes).
      *
+     * @param records      the intent records already read, by index (those the snapshot pointed at), so
+     *                     listing them does not read them again; empty after a full pass
      * @param fromSnapshot whether it came from the snapshot and the records after it (not a full pass)
      */
-    record Read(JournalIntents table, JournalReader.Report report, long lastIndex, boolean fromSnapshot) {
+    record Read(JournalIntents table, JournalReader.Report report, long lastIndex, Map<Long, JournalRecord> records,
+                boolean fromSnapshot) {
     }
 
     /** From the snapshot when it can answer, else from a full pass. */
@@ -71,7 +75,7 @@ final class SnapshotIntents {
             table.accept(i, r);
             last[0] = i;
         });
-        return new Read(table, report, last[0], false);
+        return new Read(table, report, last[0], Map.of(), false);
     }
 
     /** A seeded intent: its snapshot state and its latest intent record's index. */
@@ -107,11 +111,12 @@ final class SnapshotIntents {
         if (unplaced[0]) {
             return Optional.empty();
         }
-        // journal order: a task's actor is the first one met, as in a full pass, and reads move forward
+        // journal order: a task's actor is the first one met, as in a full pass, and the reads move forward
         seeds.sort((a, b) -> Long.compare(a.index(), b.index()));
+        Map<Long, JournalRecord> records = reader.readAll(seeds.stream().mapToLong(Seed::index).toArray());
         JournalIntents table = new JournalIntents(2L * seeds.size() + 1024);
         for (Seed seed : seeds) {
-            JournalRecord r = reader.read(seed.index()).orElse(null);
+            JournalRecord r = records.get(seed.index());
             if (r == null || r.intentKey() == null
                     || r.type() != RecordType.INTENT && r.type() != RecordType.APPROVAL_REQUESTED) {
                 return Optional.empty(); // not where the snapshot says: deleted, damaged, or another journal
@@ -131,6 +136,6 @@ final class SnapshotIntents {
         if (table.needsHistory()) {
             return Optional.empty();
         }
-        return Optional.of(new Read(table, report, last[0], true));
+        return Optional.of(new Read(table, report, last[0], records, true));
     }
 }
