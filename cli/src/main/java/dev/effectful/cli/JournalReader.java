@@ -236,23 +236,30 @@ final class JournalReader implements AutoCloseable {
     Map<Long, JournalRecord> readAll(long[] indexes) {
         long[] ascending = Arrays.stream(indexes).filter(i -> i >= 0).sorted().distinct().toArray();
         Map<Long, JournalRecord> out = new HashMap<>(Math.max(16, ascending.length * 2));
-        if (ascending.length == 0) {
-            return out;
-        }
+        readEach(ascending, out::put);
+        return out;
+    }
+
+    /**
+     * The records at {@code ascending} (increasing indexes), in full and in that order, as {@link #readAll}
+     * reads them, handed to {@code sink} one at a time rather than held.
+     */
+    void readEach(long[] ascending, Sink sink) {
+        long[] next = {0}; // the first index not yet handed over
         try {
             journal.readAscending(ascending, (i, r) -> {
                 RECORDS_READ.incrementAndGet();
-                out.put(i, r);
+                next[0] = i + 1;
+                sink.accept(i, r);
             });
         } catch (RuntimeException e) {
             // as read(): a record that cannot be read is not there; the rest come one by one
             for (long i : ascending) {
-                if (!out.containsKey(i)) {
-                    read(i).ifPresent(r -> out.put(i, r));
+                if (i >= next[0]) {
+                    read(i).ifPresent(r -> sink.accept(i, r));
                 }
             }
         }
-        return out;
     }
 
     @Override
