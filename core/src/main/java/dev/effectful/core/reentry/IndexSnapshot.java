@@ -37,6 +37,9 @@ import java.util.zip.CRC32C;
  * fallback entries, and a CRC32C of all that. A restart maps the file copy-on-write, checks it whole,
  * and uses the images in place as its tables: no copy and no object per key.
  *
+ * <p>The CLI reads it as well ({@link #readOnly}), mapped read-only beside the running agent, to list the
+ * intents that are not settled without reading the journal before it.
+ *
  * <p>Older versions are not read: version 1 (before the table) and version 2 (one table, before the
  * stripes). The start that finds one replays the whole journal once and writes a version 3 snapshot
  * at its next checkpoint.
