@@ -234,9 +234,14 @@ final class JournalReader implements AutoCloseable {
      * is gone or does not decode is absent from the map.
      */
     Map<Long, JournalRecord> readAll(long[] indexes) {
+        return readAll(indexes, false);
+    }
+
+    /** As {@link #readAll(long[])}; {@code summaries}: without arguments, result text, message and thread. */
+    Map<Long, JournalRecord> readAll(long[] indexes, boolean summaries) {
         long[] ascending = Arrays.stream(indexes).filter(i -> i >= 0).sorted().distinct().toArray();
         Map<Long, JournalRecord> out = new HashMap<>(Math.max(16, ascending.length * 2));
-        readEach(ascending, out::put);
+        readEach(ascending, summaries, out::put);
         return out;
     }
 
@@ -245,9 +250,13 @@ final class JournalReader implements AutoCloseable {
      * reads them, handed to {@code sink} one at a time rather than held.
      */
     void readEach(long[] ascending, Sink sink) {
+        readEach(ascending, false, sink);
+    }
+
+    private void readEach(long[] ascending, boolean summaries, Sink sink) {
         long[] next = {0}; // the first index not yet handed over
         try {
-            journal.readAscending(ascending, (i, r) -> {
+            journal.readAscending(ascending, summaries, (i, r) -> {
                 RECORDS_READ.incrementAndGet();
                 next[0] = i + 1;
                 sink.accept(i, r);

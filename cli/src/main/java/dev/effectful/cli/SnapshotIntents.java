@@ -84,6 +84,15 @@ final class SnapshotIntents {
 
     /** From the snapshot and the records after it; empty when that cannot give the full pass's answer. */
     static Optional<Read> fromSnapshot(JournalReader reader) throws CliException {
+        return fromSnapshot(reader, false);
+    }
+
+    /**
+     * As {@link #fromSnapshot(JournalReader)}; {@code summaries} reads the intent records without their
+     * arguments (several times faster), for a caller that shows only some of them and reads those whole
+     * itself: {@link Read#records} is empty then.
+     */
+    static Optional<Read> fromSnapshot(JournalReader reader, boolean summaries) throws CliException {
         if (!enabled) {
             return Optional.empty();
         }
@@ -113,7 +122,7 @@ final class SnapshotIntents {
         }
         // journal order: a task's actor is the first one met, as in a full pass, and the reads move forward
         seeds.sort((a, b) -> Long.compare(a.index(), b.index()));
-        Map<Long, JournalRecord> records = reader.readAll(seeds.stream().mapToLong(Seed::index).toArray());
+        Map<Long, JournalRecord> records = reader.readAll(seeds.stream().mapToLong(Seed::index).toArray(), summaries);
         JournalIntents table = new JournalIntents(2L * seeds.size() + 1024);
         for (Seed seed : seeds) {
             JournalRecord r = records.get(seed.index());
@@ -136,6 +145,6 @@ final class SnapshotIntents {
         if (table.needsHistory()) {
             return Optional.empty();
         }
-        return Optional.of(new Read(table, report, last[0], records, true));
+        return Optional.of(new Read(table, report, last[0], summaries ? Map.of() : records, true));
     }
 }

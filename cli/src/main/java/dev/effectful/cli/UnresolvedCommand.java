@@ -106,9 +106,13 @@ final class UnresolvedCommand extends JournalSubcommand {
 
     /** As {@link #rows(JournalReader, JournalIntents)}, taking the records in {@code known} from there. */
     static List<Row> rows(JournalReader reader, JournalIntents table, Map<Long, JournalRecord> known) {
+        return rows(reader, table.unresolved(), known);
+    }
+
+    /** The rows of {@code unresolved} (unresolved intents of one table, journal order), as {@link #rows} makes them. */
+    static List<Row> rows(JournalReader reader, List<JournalIntents.Intent> unresolved, Map<Long, JournalRecord> known) {
         String livePid = JournalLock.isHeld(reader.directory()) ? JournalLock.holderOf(reader.directory()) : null;
         List<Row> rows = new ArrayList<>();
-        List<JournalIntents.Intent> unresolved = table.unresolved();
         Map<Long, JournalRecord> read = reader.readAll(unresolved.stream().mapToLong(JournalIntents.Intent::intentIndex)
                 .filter(at -> !known.containsKey(at)).toArray());
         for (JournalIntents.Intent i : unresolved) {

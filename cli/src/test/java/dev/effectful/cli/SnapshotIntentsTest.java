@@ -91,9 +91,9 @@ class SnapshotIntentsTest {
                 .doesNotContain(SETTLED_IN_TAIL).contains("Settle on next call", "Awaiting approval");
         assertThat(fullJson.out().lines()).hasSize(7);
 
-        // the record the snapshot ends at, the intent record of each intent open at the snapshot (the 7 listed, and
-        // the 2 that records after it settle) or opened after it, and the records after it
-        assertThat(readFast).as("records read from the snapshot").isEqualTo(1L + 7 + 2 + tail);
+        // the record the snapshot ends at; the intent record of each intent open at the snapshot (5 still listed, 2
+        // settled after it); the records after it; the intent records of the 2 listed intents opened after it
+        assertThat(readFast).as("records read from the snapshot").isEqualTo(1L + 7 + tail + 2);
         assertThat(readFull).as("records read without it").isGreaterThan(2L * settled);
     }
 
@@ -117,7 +117,38 @@ class SnapshotIntentsTest {
         assertThat(whole.forPerson()).isNotEmpty();
         assertThat(whole.settling()).isNotEmpty();
         assertThat(whole.approvals()).isNotEmpty();
-        assertThat(read).as("records read for the desk").isEqualTo(1L + 7 + 2 + tail);
+        // as unresolved, the intents open at the snapshot as summaries, then whole the records of the 7 rows it shows
+        assertThat(read).as("records read for the desk").isEqualTo(1L + 7 + tail + 7);
+    }
+
+    @Test
+    void theDeskShowsTheOldestOfAVeryLongListAndSaysSo() throws Exception {
+        int held = JournalConsole.DESK_ROWS + 5;
+        LocalIntentIndex index = new LocalIntentIndex();
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+            long last = -1;
+            String key = null;
+            for (int i = 0; i < held; i++) {
+                key = String.format("%032x", 0x300000 + i);
+                append(j, index, intent("t-" + i, "send_sms", Kind.SEND, key, 1, T0 + 2L * i));
+                last = append(j, index, outcome("t-" + i, "send_sms", Kind.SEND, key, 1, T0 + 2L * i + 1, OutcomeWord.UNKNOWN));
+            }
+            index.writeSnapshot(dir, last, key);
+        }
+        Views.Desk fromSnapshot;
+        try (JournalConsole console = JournalConsole.unstarted(cli())) {
+            assertThat(console.readSnapshot()).isTrue();
+            fromSnapshot = console.desk();
+        }
+        Views.Desk whole;
+        try (JournalConsole console = JournalConsole.unstarted(cli())) {
+            console.firstPass();
+            whole = console.desk();
+        }
+        assertThat(fromSnapshot).isEqualTo(whole);
+        assertThat(whole.forPerson()).hasSize(JournalConsole.DESK_ROWS);
+        assertThat(whole.forPerson().get(0).key()).isEqualTo(String.format("%032x", 0x300000));
+        assertThat(whole.cut()).contains("oldest 1,000", "1,005 for a person");
     }
 
     @Test

@@ -210,6 +210,15 @@ public final class ChronicleJournal implements Journal {
      * does not decode is not visited.
      */
     public void readAscending(long[] ascending, RecordVisitor visitor) {
+        readAscending(ascending, false, visitor);
+    }
+
+    /**
+     * As {@link #readAscending(long[], RecordVisitor)}; {@code summaries} decodes each without its arguments,
+     * result text, message and thread (as a summary pass does), several times faster.
+     */
+    public void readAscending(long[] ascending, boolean summaries, RecordVisitor visitor) {
+        RecordCodec.Mode mode = summaries ? RecordCodec.Mode.SUMMARY : RecordCodec.Mode.FULL;
         ExcerptTailer tailer = queue.createTailer();
         try {
             for (long target : ascending) {
@@ -235,7 +244,7 @@ public final class ChronicleJournal implements Journal {
                     if (!dc.isPresent() || dc.index() != target) {
                         continue;
                     }
-                    DecodedRecord d = RecordCodec.decode(dc.wire(), RecordCodec.Mode.FULL);
+                    DecodedRecord d = RecordCodec.decode(dc.wire(), mode);
                     if (d.damaged()) {
                         found(JournalScan.where(tailer, dc), dc.index(), d);
                     }
