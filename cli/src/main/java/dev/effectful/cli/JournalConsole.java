@@ -13,14 +13,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The console's view of one local journal, read beside its live writer: one pass at start, then the
@@ -35,8 +32,6 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
 
     private static final long FOLLOW_MILLIS = 200;
     private static final int SEARCH_LIMIT = 200;
-    /** Rows each list of the desk shows at most. */
-    static final int DESK_ROWS = 1000;
 
     private final JournalCli cli;
     private final JournalReader reader;
@@ -224,73 +219,11 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         synchronized (lock) {
             // the snapshot's table until the whole journal is read: the desk is the page a person opens first
             JournalIntents listing = table != null ? table : quick;
-            Map<Long, JournalRecord> known = table != null ? Map.of() : quickRecords;
             if (listing == null) {
                 return new Views.Desk(List.of(), List.of(), List.of(), List.of(), problem != null ? problem : reading);
             }
-            List<JournalIntents.Intent> unresolved = listing.unresolved();
-            // only a call with no outcome yet can be the live writer's own: just those need their record to tell
-            Set<String> running = new HashSet<>();
-            List<Views.Held> inFlight = new ArrayList<>();
-            if (JournalLock.isHeld(reader.directory())) {
-                List<JournalIntents.Intent> open = unresolved.stream()
-                        .filter(i -> i.state() == JournalIntents.State.NO_OUTCOME).toList();
-                for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, open, known)) {
-                    if (row.inFlight()) {
-                        running.add(row.intent().key());
-                        inFlight.add(held(row.intent(), row.latestIntent(), row.state()));
-                    }
-                }
-            }
-            List<JournalIntents.Intent> person = new ArrayList<>();
-            List<JournalIntents.Intent> settling = new ArrayList<>();
-            for (JournalIntents.Intent i : unresolved) {
-                if (!running.contains(i.key())) {
-                    (i.settles() ? settling : person).add(i);
-                }
-            }
-            List<JournalIntents.Intent> approvals = listing.awaitingApproval();
-            // the page shows at most DESK_ROWS of each list, and reads the records of those alone: a journal
-            // with hundreds of thousands waiting answers in a second, not in the time to read them all
-            List<JournalIntents.Intent> shown = new ArrayList<>(first(person));
-            shown.addAll(first(settling));
-            Map<String, UnresolvedCommand.Row> rows = new HashMap<>();
-            for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, shown, known)) {
-                rows.put(row.intent().key(), row);
-            }
-            Map<Long, JournalRecord> requests = reader.readAll(first(approvals).stream()
-                    .mapToLong(JournalIntents.Intent::intentIndex).filter(at -> !known.containsKey(at)).toArray());
-            List<Views.Held> waiting = new ArrayList<>();
-            for (JournalIntents.Intent i : first(approvals)) {
-                JournalRecord r = known.get(i.intentIndex());
-                waiting.add(held(i, r != null ? r : requests.get(i.intentIndex()), JournalIntents.State.AWAITING_APPROVAL.word));
-            }
-            return new Views.Desk(waiting, heldRows(first(person), rows), heldRows(first(settling), rows), inFlight, problem,
-                    cut(approvals.size(), person.size(), settling.size()));
+            return DeskLists.desk(reader, listing, table != null ? Map.of() : quickRecords, problem, this::held);
         }
-    }
-
-    private static <T> List<T> first(List<T> all) {
-        return all.size() <= DESK_ROWS ? all : all.subList(0, DESK_ROWS);
-    }
-
-    private List<Views.Held> heldRows(List<JournalIntents.Intent> intents, Map<String, UnresolvedCommand.Row> rows) {
-        List<Views.Held> out = new ArrayList<>(intents.size());
-        for (JournalIntents.Intent i : intents) {
-            UnresolvedCommand.Row row = rows.get(i.key());
-            out.add(held(i, row == null ? null : row.latestIntent(), row == null ? i.state().word : row.state()));
-        }
-        return out;
-    }
-
-    /** What the desk says when it shows only the oldest of a list; null when it shows every list whole. */
-    private static String cut(int approvals, int person, int settling) {
-        if (approvals <= DESK_ROWS && person <= DESK_ROWS && settling <= DESK_ROWS) {
-            return null;
-        }
-        return String.format("Each list shows its oldest %,d: %,d wait for approval, %,d for a person, %,d settle on"
-                + " their next call. journal unresolved and journal approvals list them all.", DESK_ROWS, approvals,
-                person, settling);
     }
 
     @Override

@@ -123,7 +123,7 @@ class SnapshotIntentsTest {
 
     @Test
     void theDeskShowsTheOldestOfAVeryLongListAndSaysSo() throws Exception {
-        int held = JournalConsole.DESK_ROWS + 5;
+        int held = DeskLists.DESK_ROWS + 5;
         LocalIntentIndex index = new LocalIntentIndex();
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             long last = -1;
@@ -146,7 +146,7 @@ class SnapshotIntentsTest {
             whole = console.desk();
         }
         assertThat(fromSnapshot).isEqualTo(whole);
-        assertThat(whole.forPerson()).hasSize(JournalConsole.DESK_ROWS);
+        assertThat(whole.forPerson()).hasSize(DeskLists.DESK_ROWS);
         assertThat(whole.forPerson().get(0).key()).isEqualTo(String.format("%032x", 0x300000));
         assertThat(whole.cut()).contains("oldest 1,000", "1,005 for a person");
     }

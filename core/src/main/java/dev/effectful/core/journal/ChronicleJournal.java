@@ -31,9 +31,6 @@ public final class ChronicleJournal implements Journal {
     private final JournalLock lock;
     private final boolean syncIntents;
     private final ThreadLocal<ExcerptAppender> appenders;
-    /** Records {@link #readAscending} walks over rather than jumps: a jump costs about as much as walking this many headers. */
-    private static final long WALK = 100;
-
     private final ThreadLocal<ExcerptTailer> tailers;
     private final ThreadLocal<MappedRangeSync> syncs = ThreadLocal.withInitial(MappedRangeSync::new);
     private final PageBacking backing = new PageBacking();
@@ -204,10 +201,8 @@ public final class ChronicleJournal implements Journal {
 
     /**
      * Visits the records at {@code ascending} (indexes in increasing order), each decoded in full, with one
-     * tailer: a short gap is walked over (a document's header costs tens of nanoseconds) and a long one
-     * jumped by the queue's index (microseconds: a look-up, then a walk from the nearest indexed record), so
-     * records spread over a large journal cost far less than as many {@link #read}s. A record that is gone or
-     * does not decode is not visited.
+     * tailer ({@link AscendingReads}): far cheaper than as many {@link #read}s when they are many and spread
+     * over a large journal. A record that is gone or does not decode is not visited.
      */
     public void readAscending(long[] ascending, RecordVisitor visitor) {
         readAscending(ascending, false, visitor);
@@ -218,44 +213,7 @@ public final class ChronicleJournal implements Journal {
      * result text, message and thread (as a summary pass does), several times faster.
      */
     public void readAscending(long[] ascending, boolean summaries, RecordVisitor visitor) {
-        RecordCodec.Mode mode = summaries ? RecordCodec.Mode.SUMMARY : RecordCodec.Mode.FULL;
-        ExcerptTailer tailer = queue.createTailer();
-        try {
-            for (long target : ascending) {
-                long at = tailer.index();
-                // indexes of different cycles differ by far more than WALK: those are always jumps
-                if (target < at || target - at > WALK) {
-                    if (!tailer.moveToIndex(target)) {
-                        continue;
-                    }
-                } else {
-                    while (tailer.index() < target) {
-                        try (DocumentContext dc = tailer.readingDocument()) {
-                            if (!dc.isPresent()) {
-                                break;
-                            }
-                        }
-                    }
-                    if (tailer.index() != target && !tailer.moveToIndex(target)) {
-                        continue;
-                    }
-                }
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent() || dc.index() != target) {
-                        continue;
-                    }
-                    DecodedRecord d = RecordCodec.decode(dc.wire(), mode);
-                    if (d.damaged()) {
-                        found(JournalScan.where(tailer, dc), dc.index(), d);
-                    }
-                    if (d.trusted() != null) {
-                        visitor.visit(target, d.trusted());
-                    }
-                }
-            }
-        } finally {
-            tailer.close();
-        }
+        AscendingReads.read(queue, ascending, summaries, visitor, this::found);
     }
 
     @Override
