@@ -171,18 +171,9 @@ public final class IndexSnapshot {
         if (!Files.isRegularFile(f)) {
             return Optional.empty();
         }
-        ByteBuffer buf;
-        // opened for writing (when not read-only) only because a copy-on-write mapping needs it: nothing is
-        // written to the file
-        try (FileChannel ch = readOnly ? FileChannel.open(f, StandardOpenOption.READ)
-                : FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = ch.size();
-            if (size < 40 || size > Integer.MAX_VALUE) {
-                return Optional.empty();
-            }
-            // private: the table's stores stay in this process; the file is replaced by a rename, never rewritten
-            buf = ch.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.PRIVATE, 0, size)
-                    .order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf = map(f, readOnly);
+        if (buf == null) {
+            return Optional.empty();
         }
         // checked whole before anything is believed: a flipped phase would replay a result wrongly
         CRC32C crc = new CRC32C();
@@ -244,6 +235,22 @@ public final class IndexSnapshot {
             return Optional.of(new Loaded(new Covers(lastIndex, lastKey, entries), List.copyOf(tables), others));
         } catch (BufferUnderflowException | IllegalArgumentException | IndexOutOfBoundsException damaged) {
             return Optional.empty();
+        }
+    }
+
+    /** The file mapped copy-on-write, or read-only for a process that only looks; null when its size is unusable. */
+    private static ByteBuffer map(Path f, boolean readOnly) throws IOException {
+        // opened for writing (when not read-only) only because a copy-on-write mapping needs it: nothing is
+        // written to the file
+        try (FileChannel ch = readOnly ? FileChannel.open(f, StandardOpenOption.READ)
+                : FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            if (size < 40 || size > Integer.MAX_VALUE) {
+                return null;
+            }
+            // private: the table's stores stay in this process; the file is replaced by a rename, never rewritten
+            return ch.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.PRIVATE, 0, size)
+                    .order(ByteOrder.LITTLE_ENDIAN);
         }
     }
 
