@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code journal approvals}: the intents waiting for a person's approval, oldest first, each with what
@@ -31,9 +32,9 @@ final class ApprovalsCommand extends JournalSubcommand {
         List<Pending> rows = new ArrayList<>();
         JournalReader.Report report;
         try (JournalReader reader = cli.openReader()) {
-            JournalIntents table = JournalIntents.forJournal(reader);
-            report = reader.scanSummaries(table::accept);
-            rows = pending(reader, table);
+            SnapshotIntents.Read read = SnapshotIntents.readOrScan(reader);
+            report = read.report();
+            rows = pending(reader, read.table(), read.records());
         }
         if (cli.json) {
             for (Pending p : rows) {
@@ -54,9 +55,18 @@ final class ApprovalsCommand extends JournalSubcommand {
 
     /** The intents awaiting approval with their request record, journal order. */
     static List<Pending> pending(JournalReader reader, JournalIntents table) {
+        return pending(reader, table, Map.of());
+    }
+
+    /** As {@link #pending(JournalReader, JournalIntents)}, taking the records in {@code known} from there. */
+    static List<Pending> pending(JournalReader reader, JournalIntents table, Map<Long, JournalRecord> known) {
         List<Pending> rows = new ArrayList<>();
-        for (JournalIntents.Intent i : table.awaitingApproval()) {
-            rows.add(new Pending(i, i.intentIndex() < 0 ? null : reader.read(i.intentIndex()).orElse(null)));
+        List<JournalIntents.Intent> waiting = table.awaitingApproval();
+        Map<Long, JournalRecord> read = reader.readAll(waiting.stream().mapToLong(JournalIntents.Intent::intentIndex)
+                .filter(at -> !known.containsKey(at)).toArray());
+        for (JournalIntents.Intent i : waiting) {
+            JournalRecord r = known.get(i.intentIndex());
+            rows.add(new Pending(i, r != null ? r : read.get(i.intentIndex())));
         }
         return rows;
     }

@@ -1,5 +1,7 @@
 package dev.effectful.cli;
 
+import dev.effectful.core.journal.HexKeys;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -87,7 +89,8 @@ final class IntentKeyIndex {
 
     /** The key of a row, as the journal wrote it. */
     String key(int row) {
-        return textKey[row] ? textKeyNames.get((int) hi[row]) : String.format("%016x%016x", hi[row], lo[row]);
+        // not String.format: every listed intent's key is made here, hundreds of thousands on a large journal
+        return textKey[row] ? textKeyNames.get((int) hi[row]) : HexKeys.text(hi[row], lo[row]);
     }
 
     private static boolean isHexKey(String key) {

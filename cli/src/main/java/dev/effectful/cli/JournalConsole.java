@@ -22,7 +22,10 @@ import java.util.Optional;
 /**
  * The console's view of one local journal, read beside its live writer: one pass at start, then the
  * records appended since, a few times a second, into the same {@link JournalIntents} the CLI's commands
- * build. A verdict goes through {@code journal resolve} itself (the live request when an agent writes
+ * build. While that pass runs, the desk (the first page) is answered from the agent's index snapshot and
+ * the journal after it ({@link SnapshotIntents}), followed the same way, so it shows in about a second on a
+ * journal of millions of records; the pages that need every record (overview, task, intent) wait for the
+ * pass. A verdict goes through {@code journal resolve} itself (the live request when an agent writes
  * the journal), so the console never writes the journal on its own.
  */
 final class JournalConsole implements ConsoleData, AutoCloseable {
@@ -37,6 +40,11 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     private final ToolActivity activity = new ToolActivity();
     private JournalIntents table; // guarded by lock; null until the first pass ends
     private long lastIndex = -1; // guarded by lock
+    /** The desk's table until the first pass ends: from the snapshot, when it can answer; else null. */
+    private JournalIntents quick; // guarded by lock
+    private long quickIndex = -1; // guarded by lock
+    /** The intent records the snapshot's read already holds, so the desk does not read them again. */
+    private Map<Long, JournalRecord> quickRecords = Map.of(); // guarded by lock
     private volatile long version;
     private volatile String problem;
     private volatile String reading = "Reading the journal; this page updates when it is done.";
@@ -57,27 +65,19 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         return c;
     }
 
+    /** Opened, and not reading: a test calls {@link #readSnapshot} and {@link #firstPass} itself. */
+    static JournalConsole unstarted(JournalCli cli) throws CliException {
+        return new JournalConsole(cli, cli.openReader());
+    }
+
     private void follow() {
         try {
-            // the first pass holds no lock: pages answer "reading" meanwhile instead of waiting for it
-            JournalIntents first = JournalIntents.forJournal(reader);
-            long expected = reader.recordCountHint();
-            long[] last = {-1};
-            reader.scanSummaries((i, r) -> {
-                first.accept(i, r);
-                activity.accept(r);
-                last[0] = i;
-                if (++readSoFar % 100_000 == 0) {
-                    reading = String.format("Reading the journal: %,d of about %,d records so far; this page updates"
-                            + " when it is done.", readSoFar, expected);
-                    version++;
-                }
-            });
-            synchronized (lock) {
-                table = first;
-                lastIndex = last[0];
+            if (readSnapshot()) {
+                Thread t = new Thread(this::followQuick, "effectful-console-desk-reader");
+                t.setDaemon(true);
+                t.start();
             }
-            version++;
+            firstPass();
             String writer = liveWriter();
             while (!closed) {
                 Thread.sleep(FOLLOW_MILLIS);
@@ -103,6 +103,88 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         } catch (CliException | RuntimeException e) {
             problem = "the console stopped reading the journal: " + RootCause.firstLine(e)
                     + "; restart it (journal verify tells whether the journal is damaged)";
+            version++;
+        }
+    }
+
+    /** The desk's table from the agent's index snapshot and the journal after it; false when it cannot answer. */
+    boolean readSnapshot() {
+        try {
+            // summaries: the desk shows a bounded number of intents and reads those records whole itself
+            Optional<SnapshotIntents.Read> fast = SnapshotIntents.fromSnapshot(reader, true);
+            if (fast.isEmpty()) {
+                return false;
+            }
+            synchronized (lock) {
+                quick = fast.get().table();
+                quickIndex = fast.get().lastIndex();
+                quickRecords = fast.get().records();
+            }
+            version++;
+            return true;
+        } catch (CliException | RuntimeException e) {
+            return false; // the first pass answers, as without a snapshot
+        }
+    }
+
+    /** Reads every record once: from then on every page answers from the whole journal. */
+    void firstPass() throws CliException {
+        // the first pass holds no lock: pages answer "reading" meanwhile instead of waiting for it
+        JournalIntents first = JournalIntents.forJournal(reader);
+        long expected = reader.recordCountHint();
+        long[] last = {-1};
+        reader.scanSummaries((i, r) -> {
+            first.accept(i, r);
+            activity.accept(r);
+            last[0] = i;
+            if (++readSoFar % 100_000 == 0) {
+                reading = String.format("Reading the journal: %,d of about %,d records so far; this page updates"
+                        + " when it is done.", readSoFar, expected);
+                version++;
+            }
+        });
+        synchronized (lock) {
+            table = first;
+            lastIndex = last[0];
+            quick = null; // the whole journal now answers every page
+            quickRecords = Map.of();
+        }
+        version++;
+    }
+
+    /**
+     * Keeps the snapshot's table current, as {@link #follow} keeps the full one, until the first pass ends.
+     * Drops it (the desk then says it is reading) if what was appended needs records before the snapshot.
+     */
+    private void followQuick() {
+        try {
+            while (!closed) {
+                Thread.sleep(FOLLOW_MILLIS);
+                synchronized (lock) {
+                    if (quick == null || closed) {
+                        return;
+                    }
+                    if (reader.lastIndex() == quickIndex) {
+                        continue;
+                    }
+                    reader.scanSummariesAfter(quickIndex, (i, r) -> {
+                        quick.accept(i, r);
+                        quickIndex = i;
+                    });
+                    if (quick.needsHistory()) {
+                        quick = null;
+                        quickRecords = Map.of();
+                    }
+                }
+                version++;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (CliException | RuntimeException e) {
+            synchronized (lock) {
+                quick = null; // the first pass still answers, when it ends
+                quickRecords = Map.of();
+            }
             version++;
         }
     }
@@ -135,27 +217,12 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     @Override
     public Views.Desk desk() {
         synchronized (lock) {
-            if (table == null) {
+            // the snapshot's table until the whole journal is read: the desk is the page a person opens first
+            JournalIntents listing = table != null ? table : quick;
+            if (listing == null) {
                 return new Views.Desk(List.of(), List.of(), List.of(), List.of(), problem != null ? problem : reading);
             }
-            List<Views.Held> person = new ArrayList<>();
-            List<Views.Held> settling = new ArrayList<>();
-            List<Views.Held> running = new ArrayList<>();
-            for (UnresolvedCommand.Row row : UnresolvedCommand.rows(reader, table)) {
-                Views.Held h = held(row.intent(), row.latestIntent(), row.state());
-                if (row.inFlight()) {
-                    running.add(h);
-                } else if (row.intent().settles()) {
-                    settling.add(h);
-                } else {
-                    person.add(h);
-                }
-            }
-            List<Views.Held> approvals = new ArrayList<>();
-            for (ApprovalsCommand.Pending p : ApprovalsCommand.pending(reader, table)) {
-                approvals.add(held(p.intent(), p.request(), JournalIntents.State.AWAITING_APPROVAL.word));
-            }
-            return new Views.Desk(approvals, person, settling, running, problem);
+            return DeskLists.desk(reader, listing, table != null ? Map.of() : quickRecords, problem, this::held);
         }
     }
 

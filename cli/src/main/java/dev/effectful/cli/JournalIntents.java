@@ -205,6 +205,46 @@ final class JournalIntents {
         state[row] = (byte) State.of(StateTransitions.phaseAfter(STATES[state[row]].phase, r)).ordinal();
     }
 
+    /**
+     * Starts a key's row from the agent's index snapshot instead of its whole history: {@code latest} is
+     * its latest intent (or approval request) record, read at the index the snapshot points at, and the
+     * phase, attempts and whether that attempt's key went out are the snapshot's. Seeded in journal order,
+     * before the records after the snapshot are accepted, so a task's actor is the first one read, as in a
+     * full pass. A probe before the latest intent is not known here: {@link #needsHistory} says when it
+     * could matter.
+     */
+    void seed(long index, JournalRecord latest, Phase phase, int attempts, boolean keySent) {
+        accept(index, latest);
+        int row = find(latest.intentKey());
+        state[row] = (byte) State.of(phase).ordinal();
+        if (phase == Phase.PROBE_FAILED) {
+            // the last record that moved it was a failed probe: a later record would have moved it on
+            probe[row] = probeCode(ProbeResult.FAILED);
+        }
+        if (keySent && latest.type() == RecordType.INTENT && attempts == attempt[row]) {
+            declares[row] |= KEY_SENT;
+        }
+    }
+
+    /**
+     * Whether a row this table would list lacks what only the records before an index snapshot could
+     * say: no intent record (its intent is older than what was read), or an attempt after the first with
+     * no probe seen (an earlier attempt may have been probed, and a full pass would show that probe).
+     * False for a table built from the whole journal.
+     */
+    boolean needsHistory() {
+        for (int r = 0; r < rows; r++) {
+            State s = STATES[state[r]];
+            if (!s.unresolved && s != State.AWAITING_APPROVAL) {
+                continue;
+            }
+            if (intentIndex[r] < 0 || s.unresolved && attempt[r] > 1 && probe[r] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static byte declares(String reentry) {
         ReentryDeclaration declared = ReentryDeclaration.parse(reentry);
         if (declared == null) {

@@ -12,8 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,6 +35,12 @@ final class JournalReader implements AutoCloseable {
 
     /** A pass that reads nothing new for this long is abandoned (partial results, a warning). */
     static final long DEFAULT_STALL_MILLIS = 15_000;
+
+    /**
+     * Records handed out by every reader in this JVM, by passes and by index: how a test tells a command
+     * that read what its answer needs from one that read the whole journal.
+     */
+    static final AtomicLong RECORDS_READ = new AtomicLong();
 
     private final Path dir;
     private final ChronicleJournal journal;
@@ -161,6 +170,7 @@ final class JournalReader implements AutoCloseable {
         JournalScan s = journal.newScan(summaries, w.control());
         w.run(progress -> s.run(range, (i, r) -> {
             w.inSink = true;
+            RECORDS_READ.incrementAndGet();
             try {
                 sink.accept(i, r);
             } finally {
@@ -210,10 +220,54 @@ final class JournalReader implements AutoCloseable {
 
     /** The record at {@code index}, or empty when it is gone or does not decode. */
     Optional<JournalRecord> read(long index) {
+        RECORDS_READ.incrementAndGet();
         try {
             return journal.read(index);
         } catch (RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The records at {@code indexes} (any order; negative ones are none), by index, read in one walk
+     * forward: many records spread over a large journal cost far less than as many {@link #read}s. One that
+     * is gone or does not decode is absent from the map.
+     */
+    Map<Long, JournalRecord> readAll(long[] indexes) {
+        return readAll(indexes, false);
+    }
+
+    /** As {@link #readAll(long[])}; {@code summaries}: without arguments, result text, message and thread. */
+    Map<Long, JournalRecord> readAll(long[] indexes, boolean summaries) {
+        long[] ascending = Arrays.stream(indexes).filter(i -> i >= 0).sorted().distinct().toArray();
+        Map<Long, JournalRecord> out = new HashMap<>(Math.max(16, ascending.length * 2));
+        readEach(ascending, summaries, out::put);
+        return out;
+    }
+
+    /**
+     * The records at {@code ascending} (increasing indexes), in full and in that order, as {@link #readAll}
+     * reads them, handed to {@code sink} one at a time rather than held.
+     */
+    void readEach(long[] ascending, Sink sink) {
+        readEach(ascending, false, sink);
+    }
+
+    private void readEach(long[] ascending, boolean summaries, Sink sink) {
+        long[] next = {0}; // the first index not yet handed over
+        try {
+            journal.readAscending(ascending, summaries, (i, r) -> {
+                RECORDS_READ.incrementAndGet();
+                next[0] = i + 1;
+                sink.accept(i, r);
+            });
+        } catch (RuntimeException e) {
+            // as read(): a record that cannot be read is not there; the rest come one by one
+            for (long i : ascending) {
+                if (i >= next[0]) {
+                    read(i).ifPresent(r -> sink.accept(i, r));
+                }
+            }
         }
     }
 

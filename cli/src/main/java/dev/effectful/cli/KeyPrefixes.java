@@ -42,7 +42,8 @@ final class KeyPrefixes {
         TreeSet<String> keys = new TreeSet<>();
         boolean[] task = {false};
         try (JournalReader reader = cli.openReader()) {
-            reader.scan((index, r) -> {
+            // keys and tasks are in every record's summary: no need to decode the rest
+            reader.scanSummaries((index, r) -> {
                 if (alsoTask && id.equals(r.task())) {
                     task[0] = true;
                 }

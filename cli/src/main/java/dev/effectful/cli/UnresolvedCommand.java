@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 @Command(name = "unresolved", mixinStandardHelpOptions = true,
@@ -44,10 +45,12 @@ final class UnresolvedCommand extends JournalSubcommand {
         List<Row> rows = new ArrayList<>();
         List<ApprovalsCommand.Pending> approvals;
         try (JournalReader reader = cli.openReader()) {
-            table = JournalIntents.forJournal(reader);
-            report = reader.scanSummaries(table::accept);
-            rows = rows(reader, table);
-            approvals = ApprovalsCommand.pending(reader, table);
+            // the agent's index snapshot and the journal after it, when it can answer; else every record
+            SnapshotIntents.Read read = SnapshotIntents.readOrScan(reader);
+            table = read.table();
+            report = read.report();
+            rows = rows(reader, table, read.records());
+            approvals = ApprovalsCommand.pending(reader, table, read.records());
         }
         long open = rows.stream().filter(Row::needsPerson).count();
         if (cli.json) {
@@ -98,10 +101,23 @@ final class UnresolvedCommand extends JournalSubcommand {
 
     /** The unresolved intents with their latest intent record (for arguments and age), journal order. */
     static List<Row> rows(JournalReader reader, JournalIntents table) {
+        return rows(reader, table, Map.of());
+    }
+
+    /** As {@link #rows(JournalReader, JournalIntents)}, taking the records in {@code known} from there. */
+    static List<Row> rows(JournalReader reader, JournalIntents table, Map<Long, JournalRecord> known) {
+        return rows(reader, table.unresolved(), known);
+    }
+
+    /** The rows of {@code unresolved} (unresolved intents of one table, journal order), as {@link #rows} makes them. */
+    static List<Row> rows(JournalReader reader, List<JournalIntents.Intent> unresolved, Map<Long, JournalRecord> known) {
         String livePid = JournalLock.isHeld(reader.directory()) ? JournalLock.holderOf(reader.directory()) : null;
         List<Row> rows = new ArrayList<>();
-        for (JournalIntents.Intent i : table.unresolved()) {
-            Optional<JournalRecord> rec = i.intentIndex() < 0 ? Optional.empty() : reader.read(i.intentIndex());
+        Map<Long, JournalRecord> read = reader.readAll(unresolved.stream().mapToLong(JournalIntents.Intent::intentIndex)
+                .filter(at -> !known.containsKey(at)).toArray());
+        for (JournalIntents.Intent i : unresolved) {
+            JournalRecord r = known.get(i.intentIndex());
+            Optional<JournalRecord> rec = Optional.ofNullable(r != null ? r : read.get(i.intentIndex()));
             String state = i.state().word;
             if (i.state() == JournalIntents.State.NO_OUTCOME && livePid != null && rec.isPresent()
                     && livePid.equals(String.valueOf(rec.get().pid()))) {

@@ -47,9 +47,18 @@ public final class Views {
                            List<ToolCount> lastDay, String query, List<Held> matches, boolean searched) {
     }
 
-    /** The "needs a person" page; approvals first: a model is waiting on each. */
+    /**
+     * The "needs a person" page; approvals first: a model is waiting on each.
+     *
+     * @param cut what the page says when a list was cut to its oldest rows (a journal with very many
+     *            intents waiting); null when every list is whole
+     */
     public record Desk(List<Held> approvals, List<Held> forPerson, List<Held> settling, List<Held> inFlight,
-                       String reading) {
+                       String reading, String cut) {
+        /** A desk with every list whole. */
+        public Desk(List<Held> approvals, List<Held> forPerson, List<Held> settling, List<Held> inFlight, String reading) {
+            this(approvals, forPerson, settling, inFlight, reading, null);
+        }
     }
 
     /**

@@ -199,6 +199,23 @@ public final class ChronicleJournal implements Journal {
         }
     }
 
+    /**
+     * Visits the records at {@code ascending} (indexes in increasing order), each decoded in full, with one
+     * tailer ({@link AscendingReads}): far cheaper than as many {@link #read}s when they are many and spread
+     * over a large journal. A record that is gone or does not decode is not visited.
+     */
+    public void readAscending(long[] ascending, RecordVisitor visitor) {
+        readAscending(ascending, false, visitor);
+    }
+
+    /**
+     * As {@link #readAscending(long[], RecordVisitor)}; {@code summaries} decodes each without its arguments,
+     * result text, message and thread (as a summary pass does), several times faster.
+     */
+    public void readAscending(long[] ascending, boolean summaries, RecordVisitor visitor) {
+        AscendingReads.read(queue, ascending, summaries, visitor, this::found);
+    }
+
     @Override
     public void replay(RecordVisitor visitor) {
         replay(visitor, false);

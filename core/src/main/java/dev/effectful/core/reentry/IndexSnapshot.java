@@ -1,6 +1,7 @@
 package dev.effectful.core.reentry;
 
 import dev.effectful.core.journal.Effect;
+import dev.effectful.core.journal.HexKeys;
 import dev.effectful.core.journal.JournalFiles;
 
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /**
@@ -34,6 +36,9 @@ import java.util.zip.CRC32C;
  * bytes, so each starts aligned), each stripe's counts of live slots and tombstones, the count of
  * fallback entries, and a CRC32C of all that. A restart maps the file copy-on-write, checks it whole,
  * and uses the images in place as its tables: no copy and no object per key.
+ *
+ * <p>The CLI reads it as well ({@link #readOnly}), mapped read-only beside the running agent, to list the
+ * intents that are not settled without reading the journal before it.
  *
  * <p>Older versions are not read: version 1 (before the table) and version 2 (one table, before the
  * stripes). The start that finds one replays the whole journal once and writes a version 3 snapshot
@@ -154,19 +159,21 @@ public final class IndexSnapshot {
      * alignment or counts.
      */
     static Optional<Loaded> read(Path journalDir) throws IOException {
+        return read(journalDir, false);
+    }
+
+    /**
+     * As {@link #read(Path)}; {@code readOnly} maps the file read-only instead of copy-on-write, for a
+     * process that only looks (its tables must not be written) and may not be allowed to open it for writing.
+     */
+    private static Optional<Loaded> read(Path journalDir, boolean readOnly) throws IOException {
         Path f = file(journalDir);
         if (!Files.isRegularFile(f)) {
             return Optional.empty();
         }
-        ByteBuffer buf;
-        // opened for writing only because a copy-on-write mapping needs it: nothing is written to the file
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = ch.size();
-            if (size < 40 || size > Integer.MAX_VALUE) {
-                return Optional.empty();
-            }
-            // private: the table's stores stay in this process; the file is replaced by a rename, never rewritten
-            buf = ch.map(FileChannel.MapMode.PRIVATE, 0, size).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf = map(f, readOnly);
+        if (buf == null) {
+            return Optional.empty();
         }
         // checked whole before anything is believed: a flipped phase would replay a result wrongly
         CRC32C crc = new CRC32C();
@@ -228,6 +235,90 @@ public final class IndexSnapshot {
             return Optional.of(new Loaded(new Covers(lastIndex, lastKey, entries), List.copyOf(tables), others));
         } catch (BufferUnderflowException | IllegalArgumentException | IndexOutOfBoundsException damaged) {
             return Optional.empty();
+        }
+    }
+
+    /** The file mapped copy-on-write, or read-only for a process that only looks; null when its size is unusable. */
+    private static ByteBuffer map(Path f, boolean readOnly) throws IOException {
+        // opened for writing (when not read-only) only because a copy-on-write mapping needs it: nothing is
+        // written to the file
+        try (FileChannel ch = readOnly ? FileChannel.open(f, StandardOpenOption.READ)
+                : FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            if (size < 40 || size > Integer.MAX_VALUE) {
+                return null;
+            }
+            // private: the table's stores stay in this process; the file is replaced by a rename, never rewritten
+            return ch.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.PRIVATE, 0, size)
+                    .order(ByteOrder.LITTLE_ENDIAN);
+        }
+    }
+
+    /**
+     * Opens the snapshot in {@code journalDir} for a reader beside the agent (the CLI): mapped read-only,
+     * checked whole as a restart checks it, never written. The agent replaces the file by a rename, so
+     * this maps either the old file or the new one, each complete. Empty when there is none or it is
+     * unusable; whether it matches the journal (its {@link Covers#lastKey} at {@link Covers#lastIndex})
+     * is the caller's to check, as a restart does.
+     */
+    public static Optional<View> readOnly(Path journalDir) {
+        try {
+            return read(journalDir, true).map(View::new);
+        } catch (IOException | RuntimeException unusable) {
+            return Optional.empty();
+        }
+    }
+
+    /** Receives one remembered intent of a {@link View}. */
+    @FunctionalInterface
+    public interface Visitor {
+        void visit(String intentKey, IntentState state);
+    }
+
+    /** A snapshot opened by {@link #readOnly}: what it covers, and its intents by phase or by key. */
+    public static final class View {
+        private final Loaded loaded;
+
+        private View(Loaded loaded) {
+            this.loaded = loaded;
+        }
+
+        public Covers covers() {
+            return loaded.covers();
+        }
+
+        /**
+         * Visits the intents whose phase is one of {@code phases}; the others cost a read of their
+         * state word each and nothing more, so a pass over millions of settled intents stays short.
+         */
+        public void forEach(Set<Phase> phases, Visitor visitor) {
+            boolean[] wanted = new boolean[PHASES.length];
+            phases.forEach(p -> wanted[p.ordinal()] = true);
+            loaded.others().forEach((k, s) -> {
+                if (wanted[s.phase().ordinal()]) {
+                    visitor.visit(k, s);
+                }
+            });
+            for (IntentTable t : loaded.tables()) {
+                for (int i = 0; i < t.slots; i++) {
+                    Phase p = t.liveIn(i);
+                    if (p != null && wanted[p.ordinal()]) {
+                        visitor.visit(HexKeys.text(t.keyHi(i), t.keyLo(i)), t.state(i));
+                    }
+                }
+            }
+        }
+
+        /** The state the snapshot holds for {@code intentKey}, if any. */
+        public Optional<IntentState> get(String intentKey) {
+            long[] parsed = new long[2];
+            if (!HexKeys.parse(intentKey, parsed)) {
+                return Optional.ofNullable(loaded.others().get(intentKey));
+            }
+            long hash = IntentTable.mix(parsed[0], parsed[1]);
+            IntentTable t = loaded.tables().get(LocalIntentIndex.stripeOf(hash, loaded.tables().size()));
+            int slot = t.find(parsed[0], parsed[1]);
+            return slot >= 0 ? Optional.of(t.state(slot)) : Optional.ofNullable(loaded.others().get(intentKey));
         }
     }
 

@@ -11,7 +11,9 @@ import dev.effectful.core.journal.Effect;
  *                        awaited ({@link Phase#AWAITING_APPROVAL}): when it was requested, which its expiry
  *                        counts from
  * @param resultIndex     journal index of the record holding the ok result (for {@link Phase#DENIED} and
- *                        {@link Phase#EXPIRED}: the {@code approval} record, holding the note); -1 = not stored
+ *                        {@link Phase#EXPIRED}: the {@code approval} record, holding the note); -1 = not stored.
+ *                        Below -1 while the intent is not settled (see {@link #argsIndex}): every reader of a
+ *                        result asks for one at 0 or more, so the two uses never meet
  * @param lastMillis      epoch millis of the latest record, for retention
  * @param resultJson      the ok result itself, when the store keeps it (a shared store does; the
  *                        local index keeps only {@code resultIndex} and leaves this null); for a denied
@@ -36,6 +38,23 @@ public record IntentState(Phase phase, int attempts, Effect effectApplied, long 
     public IntentState withKeySent(boolean sent) {
         return sent == keySent ? this
                 : new IntentState(phase, attempts, effectApplied, retryAfterUntil, resultIndex, lastMillis, resultJson, sent);
+    }
+
+    /**
+     * The journal index of the latest {@code intent} (or {@code approval_requested}) record, the one with
+     * the arguments, while the intent is in flight, unknown, failed its probe or awaits approval; -1 when
+     * not known (a state made before this was kept, or a settled one). It rides in {@code resultIndex} as
+     * {@code -2 - index}, so the table and its snapshot keep their layout and version: a reader that
+     * predates it sees "no result stored", and a snapshot that predates it holds -1 there. The CLI reads
+     * an intent's arguments through it without reading the journal before the snapshot.
+     */
+    public long argsIndex() {
+        return resultIndex < -1 ? -2 - resultIndex : -1;
+    }
+
+    /** What {@code resultIndex} holds to point at the record at {@code index} (see {@link #argsIndex}). */
+    static long pointingAt(long index) {
+        return -2 - index;
     }
 
     /** An approval was requested and no verdict has come yet: listed apart from the unresolved. */

@@ -266,6 +266,12 @@ final class IntentTable {
         return buf.getLong(slot * SLOT + LAST);
     }
 
+    /** The phase of a live slot, or null for an empty slot or a tombstone. */
+    Phase liveIn(int slot) {
+        long w = word((long) slot * SLOT);
+        return status(w) == LIVE ? PHASES[(int) (w >>> 2) & 15] : null;
+    }
+
     boolean unresolved(int slot) {
         long w = word((long) slot * SLOT);
         if (status(w) != LIVE) {

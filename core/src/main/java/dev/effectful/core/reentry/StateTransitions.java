@@ -27,12 +27,15 @@ public final class StateTransitions {
         switch (r.type()) {
             case INTENT -> {
                 retryUntil = 0;
+                // the record with the arguments, for whoever lists this intent while it is not settled
+                resultIndex = IntentState.pointingAt(index);
                 keySent = keySent && r.attempt() == s.attempts();
             }
             case KEY_SENT -> keySent = keySent || r.attempt() == attempts;
             case OUTCOME -> {
                 effect = r.effectApplied();
-                resultIndex = phase == Phase.OK && r.result() != null ? index : -1;
+                resultIndex = phase == Phase.OK && r.result() != null ? index
+                        : phase.unresolved() && resultIndex < -1 ? resultIndex : -1;
                 retryUntil = r.retryAfterS() == null ? 0 : at + r.retryAfterS() * 1000;
             }
             case PROBE -> {
@@ -49,7 +52,7 @@ public final class StateTransitions {
             case APPROVAL_REQUESTED -> {
                 // when the request was made, kept where a retry time is: expiry counts from it (IntentState)
                 retryUntil = r.started();
-                resultIndex = -1;
+                resultIndex = IntentState.pointingAt(index); // the request holds the arguments
             }
             case APPROVAL -> {
                 retryUntil = 0;
