@@ -25,8 +25,9 @@ import java.util.Optional;
  *
  * <p>Without the agent (no {@code -javaagent:effectful-agent.jar}), {@link #read()} answers
  * {@link #agentLoaded()} false and empty lists: nothing fails. With the agent, before its engine has
- * started (it starts when the first class with a tool loads, or at once on a restart over an existing
- * journal), {@link #engineRunning()} is false.
+ * started, {@link #engineRunning()} is false: the engine starts once the application has tools (a class
+ * with a tool loaded, or a restart over an existing journal) and its own start has quieted, or at once
+ * when a call needs it; a read of this status also starts it at once, without waiting for it.
  *
  * <p>The lists are this host's journal as the CLI's {@code journal unresolved} and {@code journal
  * approvals} read it, without the arguments (those stay in the journal and the CLI). Reading them scans
