@@ -85,8 +85,8 @@ public final class AgentInstaller {
         Weavers.warmUpInBackground();
         if (loaded.valid() && JournalFiles.looksLikeJournal(config.journalDir())) {
             // a restart on its own journal: the application has tools, so open the journal (and rebuild
-            // the index) as soon as its start quiets, without waiting for its first tool class
-            starter.startAhead();
+            // the index) now, beside its start: the index is what its first call would wait for longest
+            starter.startOpeningNow();
         }
         AgentLog.debug("effectful installed in " + (System.nanoTime() - t0) / 1_000_000 + " ms ("
                 + early.size() + " loaded classes rewritten)");

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts the engine once, off the application's threads: at once when a call (or a status read) needs
- * it, and ahead of need (the first tool class, a restart over an existing journal) only once the
- * application's own start has quieted ({@link StartupQuiet}). A latch and
+ * it, or on a restart over an existing journal (its index is the first call's longest wait); at the first
+ * tool class of a fresh journal only once the application's own start has quieted ({@link StartupQuiet}).
+ * The warm-ups after the open (Jackson, the call path) always wait for the quiet, unless a call came. A latch and
  * volatile fields rather than a CompletableFuture: this is built in premain, and CompletableFuture
  * would load ForkJoinPool there, which would then have to be retransformed at once.
  *
@@ -37,6 +38,8 @@ final class EngineStarter {
     private final AtomicBoolean started = new AtomicBoolean();
     /** Counted down when something waits for the engine: the start stops waiting for the quiet. */
     private final CountDownLatch needed = new CountDownLatch(1);
+    /** The open does not wait for the quiet (a restart over an existing journal); the warm-ups still do. */
+    private volatile boolean openAtOnce;
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CallEngine engine;
     private volatile Throwable failure;
@@ -98,6 +101,15 @@ final class EngineStarter {
         launch();
     }
 
+    /**
+     * Opens the journal and loads its index now, beside the application's start: a restart's first call
+     * would otherwise wait for the whole index. The warm-ups after it still wait for the quiet.
+     */
+    void startOpeningNow() {
+        openAtOnce = true;
+        launch();
+    }
+
     private void launch() {
         if (!started.compareAndSet(false, true)) {
             return;
@@ -112,8 +124,8 @@ final class EngineStarter {
 
     private void start() {
         try {
-            if (quiet != null) {
-                quiet.await(needed);
+            if (quiet != null && !openAtOnce) {
+                quiet.await(needed, "starts its engine");
             }
             RequiredModules.missing().ifPresent(reason -> {
                 throw new IllegalStateException(reason);
@@ -128,8 +140,7 @@ final class EngineStarter {
                                 + (System.nanoTime() - releasedAt) / 1_000_000 + " ms from seeing it released");
                     }
                     refusal = null;
-                    JsonWarmUp.engineOpened();
-                    background("effectful-call-warmup", () -> EngineFactory.warmUpCallPath(config));
+                    background("effectful-call-warmup", this::warmUpWhenQuiet);
                     return;
                 } catch (JournalLock.JournalLockedException held) {
                     awaitRelease(held);
@@ -144,6 +155,20 @@ final class EngineStarter {
         } finally {
             done.countDown();
         }
+    }
+
+    /** Jackson (when a tool needs it) and the call path, once the application's start has quieted or a call came. */
+    private void warmUpWhenQuiet() {
+        try {
+            if (quiet != null) {
+                quiet.await(needed, "warms up its call path");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        JsonWarmUp.engineOpened();
+        EngineFactory.warmUpCallPath(config);
     }
 
     /** On its own thread so that noticing the release is never delayed by it. */

@@ -50,9 +50,9 @@ final class StartupQuiet {
 
     /**
      * Returns once a window was quiet, once {@code needed} is counted down, or after
-     * {@link #LONGEST_WAIT_MILLIS}, whichever comes first.
+     * {@link #LONGEST_WAIT_MILLIS}, whichever comes first; {@code what} waited, for the debug line.
      */
-    void await(CountDownLatch needed) throws InterruptedException {
+    void await(CountDownLatch needed, String what) throws InterruptedException {
         long t0 = System.nanoTime();
         long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(LONGEST_WAIT_MILLIS);
         long classesBefore = seen;
@@ -72,7 +72,7 @@ final class StartupQuiet {
             classesBefore = classes;
             cpuBefore = cpu;
         }
-        AgentLog.debug("effectful starts its engine after waiting " + (System.nanoTime() - t0) / 1_000_000
+        AgentLog.debug("effectful " + what + " after waiting " + (System.nanoTime() - t0) / 1_000_000
                 + " ms for the application's start (" + why + ", " + seen + " classes seen)");
     }
 

@@ -60,7 +60,7 @@ class StartupQuietTest {
         CountDownLatch returned = new CountDownLatch(1);
         Thread starter = new Thread(() -> {
             try {
-                quiet.await(needed);
+                quiet.await(needed, "test");
                 returned.countDown();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -84,7 +84,7 @@ class StartupQuietTest {
     void anIdleApplicationIsQuietWithinAFewWindows() throws Exception {
         StartupQuiet quiet = new StartupQuiet();
         long t0 = System.nanoTime();
-        quiet.await(new CountDownLatch(1));
+        quiet.await(new CountDownLatch(1), "test");
         // far below the longest wait: an idle JVM is quiet at its first or second window
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(StartupQuiet.LONGEST_WAIT_MILLIS / 3);
     }
