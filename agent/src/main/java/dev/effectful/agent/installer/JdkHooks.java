@@ -59,7 +59,7 @@ final class JdkHooks {
                 if (classLoader) {
                     if ((access & Opcodes.ACC_STATIC) == 0 && name.equals("defineClass") && descriptor.equals(DEFINE)) {
                         touched[0] = true;
-                        return new BeforeDefine(mv);
+                        return AtEntry.beforeDefine(mv);
                     }
                     return mv;
                 }
@@ -74,7 +74,7 @@ final class JdkHooks {
                         && (name.equals("defineHiddenClass") || name.equals("defineHiddenClassWithClassData"))
                         && descriptor.startsWith("([B")) {
                     touched[0] = true;
-                    return new HiddenClassBytes(mv);
+                    return AtEntry.hiddenClass(mv);
                 }
                 return mv;
             }
@@ -106,46 +106,51 @@ final class JdkHooks {
         }
     }
 
-    /** At the entry of defineHiddenClass: {@code bytes = LoadingHooks.hiddenClass(this, bytes)}. */
-    private static final class HiddenClassBytes extends MethodVisitor {
-        HiddenClassBytes(MethodVisitor mv) {
+    /**
+     * At a method's entry: its {@code loads} (each an opcode and a local's slot, pairs) passed to the hook
+     * {@code hook}; when {@code storeSlot} is 0 or more, the hook's result replaces that local. Straight-line code
+     * that leaves the stack as it found it: no frame changes, only the maximum stack grows.
+     */
+    private static final class AtEntry extends MethodVisitor {
+        private final int[] loads;
+        private final String hook;
+        private final String descriptor;
+        private final int storeSlot;
+
+        AtEntry(MethodVisitor mv, int[] loads, String hook, String descriptor, int storeSlot) {
             super(API, mv);
+            this.loads = loads;
+            this.hook = hook;
+            this.descriptor = descriptor;
+            this.storeSlot = storeSlot;
+        }
+
+        /** {@code bytes = LoadingHooks.hiddenClass(this, bytes)}, in {@code defineHiddenClass(bytes, ...)}. */
+        static AtEntry hiddenClass(MethodVisitor mv) {
+            return new AtEntry(mv, new int[] {Opcodes.ALOAD, 0, Opcodes.ALOAD, 1}, "hiddenClass", HIDDEN_HOOK, 1);
+        }
+
+        /** {@code LoadingHooks.beforeDefine(this, b, off, len)}, in {@code defineClass(name, b, off, len, pd)}. */
+        static AtEntry beforeDefine(MethodVisitor mv) {
+            return new AtEntry(mv, new int[] {Opcodes.ALOAD, 0, Opcodes.ALOAD, 2, Opcodes.ILOAD, 3, Opcodes.ILOAD, 4},
+                    "beforeDefine", DEFINE_HOOK, -1);
         }
 
         @Override
         public void visitCode() {
             super.visitCode();
-            super.visitVarInsn(Opcodes.ALOAD, 0);
-            super.visitVarInsn(Opcodes.ALOAD, 1);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "hiddenClass", HIDDEN_HOOK, false);
-            super.visitVarInsn(Opcodes.ASTORE, 1);
+            for (int k = 0; k < loads.length; k += 2) {
+                super.visitVarInsn(loads[k], loads[k + 1]);
+            }
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, hook, descriptor, false);
+            if (storeSlot >= 0) {
+                super.visitVarInsn(Opcodes.ASTORE, storeSlot);
+            }
         }
 
         @Override
         public void visitMaxs(int maxStack, int maxLocals) {
-            super.visitMaxs(Math.max(maxStack, 2), maxLocals);
-        }
-    }
-
-    /** At the entry of {@code defineClass(name, b, off, len, pd)}: {@code LoadingHooks.beforeDefine(this, b, off, len)}. */
-    private static final class BeforeDefine extends MethodVisitor {
-        BeforeDefine(MethodVisitor mv) {
-            super(API, mv);
-        }
-
-        @Override
-        public void visitCode() {
-            super.visitCode();
-            super.visitVarInsn(Opcodes.ALOAD, 0);
-            super.visitVarInsn(Opcodes.ALOAD, 2);
-            super.visitVarInsn(Opcodes.ILOAD, 3);
-            super.visitVarInsn(Opcodes.ILOAD, 4);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "beforeDefine", DEFINE_HOOK, false);
-        }
-
-        @Override
-        public void visitMaxs(int maxStack, int maxLocals) {
-            super.visitMaxs(Math.max(maxStack, 4), maxLocals);
+            super.visitMaxs(Math.max(maxStack, loads.length / 2), maxLocals);
         }
     }
 }
