@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,6 +63,9 @@ class SnapshotIntentsTest {
 
     @TempDir
     Path dir;
+
+    /** The agent's index over the journal {@link #writeJournalWithSnapshot} wrote. */
+    private LocalIntentIndex index;
 
     @AfterEach
     void enableAgain() {
@@ -202,6 +210,55 @@ class SnapshotIntentsTest {
         assertFallsBackTo(full);
     }
 
+    @Test
+    void unresolvedWhileTheAgentAppendsAndRewritesItsSnapshotPrintsWhatItPrintedBefore() throws Exception {
+        writeJournalWithSnapshot(200);
+        try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
+            Run before = run("--json", "unresolved");
+            AtomicBoolean reading = new AtomicBoolean(true);
+            AtomicInteger snapshots = new AtomicInteger();
+            CompletableFuture<Void> agent = CompletableFuture.runAsync(() -> {
+                // settled intents only, the snapshot rewritten (a rename over the old file) every few records
+                long t = T0 + 1_000_000;
+                for (int i = 0; reading.get() || i < 40; i++) {
+                    String key = String.format("%032x", 0x300000 + i);
+                    append(j, index, intent("race-" + i, "send_email", Kind.SEND, key, 1, t++));
+                    long last = append(j, index, outcome("race-" + i, "send_email", Kind.SEND, key, 1, t++, OutcomeWord.OK));
+                    if (i % 5 == 4) {
+                        try {
+                            index.writeSnapshot(dir, last, key);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        snapshots.incrementAndGet();
+                    }
+                }
+            });
+            int fromSnapshot = 0;
+            try {
+                for (int round = 0; round < 25; round++) {
+                    try (JournalReader reader = JournalReader.open(dir, 2_000)) {
+                        fromSnapshot += SnapshotIntents.fromSnapshot(reader).isPresent() ? 1 : 0;
+                    }
+                    // only intents that settle at once are written meanwhile: whichever snapshot is read, the list is
+                    // the one before, and at most the one intent caught between its intent and its outcome records
+                    Run now = run("--json", "unresolved");
+                    assertThat(now.code()).isEqualTo(before.code());
+                    List<String> racing = now.out().lines().filter(l -> l.startsWith("{\"task\":\"race-")).toList();
+                    assertThat(racing).hasSizeLessThanOrEqualTo(1)
+                            .allSatisfy(l -> assertThat(l).contains("\"state\":\"no-outcome\""));
+                    assertThat(now.out().lines().filter(l -> !racing.contains(l)).toList())
+                            .isEqualTo(before.out().lines().toList());
+                }
+            } finally {
+                reading.set(false);
+            }
+            agent.get(60, TimeUnit.SECONDS);
+            assertThat(snapshots.get()).as("snapshots rewritten during the reads").isGreaterThanOrEqualTo(8);
+            assertThat(fromSnapshot).as("reads answered from a snapshot").isPositive();
+        }
+    }
+
     private void assertFallsBackTo(Run full) {
         try (JournalReader reader = JournalReader.open(dir, 2_000)) {
             assertThat(SnapshotIntents.fromSnapshot(reader)).as("the snapshot declines").isEmpty();
@@ -216,7 +273,7 @@ class SnapshotIntentsTest {
      * over the records, then its own snapshot writer), then more records after it. Returns how many are after.
      */
     private int writeJournalWithSnapshot(int settled) throws IOException {
-        LocalIntentIndex index = new LocalIntentIndex();
+        index = new LocalIntentIndex();
         List<JournalRecord> after = new ArrayList<>();
         try (ChronicleJournal j = ChronicleJournal.openWriter(dir, false, null, null)) {
             long t = T0;
@@ -260,7 +317,7 @@ class SnapshotIntentsTest {
                     .kind(Kind.SEND).intentKey(String.format("%032x", 0x100000)).started(t++).outcome(OutcomeWord.OK)
                     .effectApplied(Effect.YES).build());
             for (JournalRecord r : after) {
-                j.append(r);
+                append(j, index, r);
             }
         }
         return after.size();
