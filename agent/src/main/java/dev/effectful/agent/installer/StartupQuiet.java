@@ -82,7 +82,11 @@ final class StartupQuiet {
                 && (cpuNanos < 0 || cpuNanos <= QUIET_CORE_SHARE * TimeUnit.MILLISECONDS.toNanos(WINDOW_MILLIS));
     }
 
-    /** User and system CPU time of the whole process so far, or -1 where {@code /proc} cannot tell. */
+    /**
+     * User and system CPU time of the whole process so far, or -1 where {@code /proc} cannot tell. Not
+     * {@code ProcessHandle.current().info()}: its class initialisation builds the JDK's process-reaper pool
+     * (see {@code JournalLock.ownPid}), in the middle of the application's start.
+     */
     static long processCpuNanos() {
         try {
             return cpuNanos(new String(Files.readAllBytes(PROC_STAT), StandardCharsets.US_ASCII));

@@ -144,7 +144,9 @@ final class ToolSupertypes {
      * file. Reading them instead read and inflated each such supertype twice, once here and once by its
      * loader: most of what the agent added to a Spring Boot start's main thread. Never from inside a
      * transformation: the JVM hands no class loaded then to any transformer (see {@link WeavingTransformer}).
-     * A supertype that cannot be loaded now is left to the transformer, which reads its class file.
+     * A supertype that cannot be loaded now is left to the transformer, which reads its class file. The
+     * transformer walks the constant pool again rather than take these names: another agent's transformer
+     * before it may have changed the class's supertypes (some add interfaces).
      */
     void preload(ClassLoader loader, byte[] bytes, int off, int len) {
         byte[] b = off == 0 && len == bytes.length ? bytes : java.util.Arrays.copyOfRange(bytes, off, off + len);
