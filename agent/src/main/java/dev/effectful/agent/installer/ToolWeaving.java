@@ -43,8 +43,8 @@ final class ToolWeaving {
                 }
             };
 
-    private final AsmVisitorWrapper advice = Advice.to(ToolAdvice.class).on(TOOLS.and(not(ASYNC)));
-    private final AsmVisitorWrapper asyncAdvice = Advice.to(AsyncToolAdvice.class).on(TOOLS.and(ASYNC));
+    private final AsmVisitorWrapper advice = adviceFor(false).on(TOOLS.and(not(ASYNC)));
+    private final AsmVisitorWrapper asyncAdvice = adviceFor(true).on(TOOLS.and(ASYNC));
 
     ToolWeaving(ToolSupertypes supertypes) {
         this.rewriter = new ClassRewriter(supertypes);
@@ -66,6 +66,11 @@ final class ToolWeaving {
             }
         }
         return rewriter.rewrite(target, anyAsync ? List.of(advice, asyncAdvice) : List.of(advice));
+    }
+
+    /** {@link ToolAdvice} with its {@link ToolAdvice.Async} parameter bound to {@code async}. */
+    private static Advice adviceFor(boolean async) {
+        return Advice.withCustomMapping().bind(ToolAdvice.Async.class, async).to(ToolAdvice.class);
     }
 
     /** The kind its own annotation gives; null when it inherits the annotation. */
