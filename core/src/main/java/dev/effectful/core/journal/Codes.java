@@ -2,23 +2,22 @@ package dev.effectful.core.journal;
 
 /**
  * The closed words of the journal (record type, kind, outcome, effect, probe) as one-byte codes on
- * disk: "outcome" costs 3 bytes with its field number instead of 10. Each constant carries its own
- * code ({@code Kind.MONEY.code()}): the numbers are part of the journal format, never renumbered, a new
- * constant takes the next free one. These tables are built from the constants, and a duplicate or an
- * out-of-range code fails this class's initialisation, so a build with one never writes a record.
+ * disk: "outcome" costs 3 bytes with its field number instead of 10. A constant's code is its place in
+ * its enum, from 1 ({@link JournalWord#code()}): the numbers are part of the journal format, so a
+ * constant is never moved and a new one goes last ({@code CodesTest} pins them).
  */
 final class Codes {
 
-    private static final RecordType[] TYPES = byCode(RecordType.values(), RecordType::code, RecordType[]::new);
-    private static final Kind[] KINDS = byCode(Kind.values(), Kind::code, Kind[]::new);
-    private static final OutcomeWord[] OUTCOMES = byCode(OutcomeWord.values(), OutcomeWord::code, OutcomeWord[]::new);
-    private static final Effect[] EFFECTS = byCode(Effect.values(), Effect::code, Effect[]::new);
-    private static final ProbeResult[] PROBES = byCode(ProbeResult.values(), ProbeResult::code, ProbeResult[]::new);
+    private static final RecordType[] TYPES = RecordType.values();
+    private static final Kind[] KINDS = Kind.values();
+    private static final OutcomeWord[] OUTCOMES = OutcomeWord.values();
+    private static final Effect[] EFFECTS = Effect.values();
+    private static final ProbeResult[] PROBES = ProbeResult.values();
 
     private Codes() {
     }
 
-    /** The code of a closed word, 1..127; 0 for a value that is none of them. */
+    /** The code of a closed word, from 1; 0 for a value that is none of them. */
     static int of(Enum<?> value) {
         return value instanceof JournalWord w ? w.code() : 0;
     }
@@ -53,25 +52,6 @@ final class Codes {
     }
 
     private static <T> T at(T[] table, int code) {
-        return code > 0 && code < table.length ? table[code] : null;
-    }
-
-    /** The constants indexed by their code; throws on a code out of 1..127 or given twice. */
-    private static <T extends Enum<T>> T[] byCode(T[] constants, java.util.function.ToIntFunction<T> code,
-                                                  java.util.function.IntFunction<T[]> array) {
-        int max = 0;
-        for (T c : constants) {
-            max = Math.max(max, code.applyAsInt(c));
-        }
-        T[] table = array.apply(max + 1);
-        for (T c : constants) {
-            int n = code.applyAsInt(c);
-            if (n < 1 || n > 127 || table[n] != null) {
-                throw new IllegalStateException("journal code " + n + " of " + c + (n < 1 || n > 127
-                        ? " is outside 1..127" : " is also " + table[n]) + ": codes are part of the journal format");
-            }
-            table[n] = c;
-        }
-        return table;
+        return code > 0 && code <= table.length ? table[code - 1] : null;
     }
 }

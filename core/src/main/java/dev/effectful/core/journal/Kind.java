@@ -1,7 +1,5 @@
 package dev.effectful.core.journal;
 
-import java.util.Locale;
-
 /**
  * The effect kind of a call as the journal records it: what the tool declared (`EffectKind`; docs/API.md).
  *
@@ -11,11 +9,11 @@ import java.util.Locale;
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
 public enum Kind implements JournalWord {
-    // (code on disk, whether a repeat is harmless, whether it always runs, whether it destroys); a code is part
-    // of the journal format: never renumbered. Every rule is a constructor argument, so a kind cannot be added
-    // without them.
-    READ(1, true, true, false), IDEMPOTENT(2, true, false, false), CREATE(3, false, false, false),
-    SEND(4, false, false, false), MONEY(5, false, false, true), DESTRUCTIVE(6, false, false, true);
+    // (whether a repeat is harmless, whether it always runs, whether it destroys). Every rule is a constructor
+    // argument, so a kind cannot be added without them. Codes on disk are the places in this list, from 1
+    // (JournalWord): a new kind goes last.
+    READ(true, true, false), IDEMPOTENT(true, false, false), CREATE(false, false, false),
+    SEND(false, false, false), MONEY(false, false, true), DESTRUCTIVE(false, false, true);
 
     /** Running the body again changes nothing by itself (see {@link #repeatIsHarmless()}). */
     private final boolean repeatIsHarmless;
@@ -26,15 +24,9 @@ public enum Kind implements JournalWord {
     /** Its effect may change or remove what was there, not only add to it (see {@link #destroys()}). */
     private final boolean destroys;
 
-    /** The word on disk, computed once: a record is written on every call. */
-    private final String word = name().toLowerCase(Locale.ROOT);
-
     private static final Kind[] VALUES = values();
 
-    private final int code;
-
-    Kind(int code, boolean repeatIsHarmless, boolean alwaysRuns, boolean destroys) {
-        this.code = code;
+    Kind(boolean repeatIsHarmless, boolean alwaysRuns, boolean destroys) {
         this.repeatIsHarmless = repeatIsHarmless;
         this.alwaysRuns = alwaysRuns;
         this.destroys = destroys;
@@ -95,12 +87,6 @@ public enum Kind implements JournalWord {
         return false;
     }
 
-    /** The one-byte code written for this kind (see {@code Codes}). */
-    @Override
-    public int code() {
-        return code;
-    }
-
     /**
      * Whether a repeat of the body changes nothing, so an attempt whose outcome is unknown may run again
      * without a probe or a person. The engine's re-entry table, the CLI's "settles by itself" column and
@@ -126,14 +112,8 @@ public enum Kind implements JournalWord {
         return hasProbe || runsAgainAfterUnknown(keyed);
     }
 
-    /** The lower-case word written in the journal and shown by the CLI. */
-    @Override
-    public String word() {
-        return word;
-    }
-
     /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
     public static Kind fromWord(String word) {
-        return JournalWord.byWord(VALUES, word);
+        return JournalWord.byWord(Kind.class, word);
     }
 }

@@ -1,7 +1,5 @@
 package dev.effectful.core.journal;
 
-import java.util.Locale;
-
 /**
  * What a probe found about an earlier attempt: its effect, nothing, or no answer (it failed).
  *
@@ -11,31 +9,11 @@ import java.util.Locale;
  * classes, so it names none of them; the engine's {@code ApiWords} maps to and from the API's enums.
  */
 public enum ProbeResult implements JournalWord {
-    FOUND(1), ABSENT(2), FAILED(3);
-
-    /** The word on disk, computed once: a record is written on every call. */
-    private final String word = name().toLowerCase(Locale.ROOT);
-    /** Its one-byte code on disk: part of the journal format, never renumbered (see {@code Codes}). */
-    private final int code;
-
-    private static final ProbeResult[] VALUES = values();
-
-    ProbeResult(int code) {
-        this.code = code;
-    }
-
-    @Override
-    public int code() {
-        return code;
-    }
-
-    @Override
-    public String word() {
-        return word;
-    }
+    // codes on disk are the places in this list, from 1 (JournalWord): a new constant goes last
+    FOUND, ABSENT, FAILED;
 
     /** The constant a word on disk stands for; null for null or for a word this reader does not know. */
     public static ProbeResult fromWord(String word) {
-        return JournalWord.byWord(VALUES, word);
+        return JournalWord.byWord(ProbeResult.class, word);
     }
 }

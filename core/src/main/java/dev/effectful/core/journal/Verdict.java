@@ -13,27 +13,23 @@ package dev.effectful.core.journal;
  */
 public enum Verdict {
     /** A person approved: the next call runs the body once. */
-    APPROVED("approved", true, true),
+    APPROVED(true, true),
     /** A person denied: every call is refused for good, effect no. */
-    DENIED("denied", true, false),
+    DENIED(true, false),
     /** Nobody decided within {@code effectful.approval.timeout}: the engine refuses for good, effect no. */
-    EXPIRED("expired", false, false);
+    EXPIRED(false, false);
 
-    private static final Verdict[] VALUES = values();
-
-    private final String word;
     private final boolean byPerson;
     private final boolean letsBodyRun;
 
-    Verdict(String word, boolean byPerson, boolean letsBodyRun) {
-        this.word = word;
+    Verdict(boolean byPerson, boolean letsBodyRun) {
         this.byPerson = byPerson;
         this.letsBodyRun = letsBodyRun;
     }
 
-    /** The word written in the journal, the request file and the shared store's phase column. */
+    /** The word written in the journal, the request file and the shared store's phase column: its name in lower case. */
     public String word() {
-        return word;
+        return JournalWord.wordOf(this);
     }
 
     /**
@@ -59,14 +55,6 @@ public enum Verdict {
 
     /** The verdict a word stands for; null for null or for a word this reader does not know. */
     public static Verdict fromWord(String word) {
-        if (word == null) {
-            return null;
-        }
-        for (Verdict v : VALUES) {
-            if (v.word.equals(word)) {
-                return v;
-            }
-        }
-        return null;
+        return JournalWord.byWord(Verdict.class, word);
     }
 }

@@ -93,6 +93,11 @@ public final class LocalIntentIndex implements IntentStore {
     }
 
     /** The stripe of a key's hash among {@code count} (a power of two up to 64): the hash's top bits. */
+    /** The stripe of {@code all} that holds the key {@code hi}{@code lo}. */
+    private static IndexStripe stripeOf(IndexStripe[] all, long hi, long lo) {
+        return all[stripeOf(IntentTable.mix(hi, lo), all.length)];
+    }
+
     static int stripeOf(long hash, int count) {
         return (int) (hash >>> 58) & (count - 1);
     }
@@ -109,10 +114,9 @@ public final class LocalIntentIndex implements IntentStore {
         }
         long hi = parsed[0];
         long lo = parsed[1];
-        long hash = IntentTable.mix(hi, lo);
         while (true) {
             IndexStripe[] all = stripes;
-            IndexStripe st = all[stripeOf(hash, all.length)];
+            IndexStripe st = stripeOf(all, hi, lo);
             IntentState s = null;
             long stamp = st.lock.tryOptimisticRead();
             boolean read = false;
@@ -166,10 +170,9 @@ public final class LocalIntentIndex implements IntentStore {
         }
         long hi = parsed[0];
         long lo = parsed[1];
-        long hash = IntentTable.mix(hi, lo);
         while (true) {
             IndexStripe[] all = stripes;
-            IndexStripe st = all[stripeOf(hash, all.length)];
+            IndexStripe st = stripeOf(all, hi, lo);
             long stamp = st.lock.writeLock();
             try {
                 if (stripes != all) {

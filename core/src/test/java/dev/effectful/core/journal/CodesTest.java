@@ -47,6 +47,20 @@ class CodesTest {
         assertThat(Codes.kind(127)).as("a code this reader does not know reads as unknown").isNull();
     }
 
+    @Test
+    void aWordIsTheConstantsNameInLowerCaseAndReadsBackAsItsConstant() {
+        assertThat(RecordType.APPROVAL_REQUESTED.word()).isEqualTo("approval_requested");
+        assertThat(Kind.MONEY.word()).isEqualTo("money");
+        assertThat(OutcomeWord.fromWord("retryable")).isSameAs(OutcomeWord.RETRYABLE);
+        assertThat(Effect.fromWord("partial")).isSameAs(Effect.PARTIAL);
+        assertThat(ProbeResult.fromWord("absent")).isSameAs(ProbeResult.ABSENT);
+        assertThat(RecordType.ofWord("key_sent")).contains(RecordType.KEY_SENT);
+        assertThat(Kind.fromWord("MONEY")).as("words on disk are lower case").isNull();
+        assertThat(Effect.fromWord(null)).isNull();
+        assertThat(Codes.effect(Effect.values().length + 1)).isNull();
+        assertThat(Codes.effect(0)).isNull();
+    }
+
     private static <T extends Enum<T>> void check(T[] constants, ToIntFunction<T> code) {
         assertThat(Arrays.stream(constants).mapToInt(code)).allMatch(c -> c >= 1 && c <= 127).doesNotHaveDuplicates();
     }
