@@ -181,8 +181,9 @@ final class JournalReader implements AutoCloseable {
             leakOnClose = true;
         }
         // read after the worker ended, or was abandoned inside Chronicle: partial then
-        return new Report(s.records(), s.unreadable(), s.incompleteTail(), s.damage(), w.stalled, s.damaged(),
-                s.unchecked());
+        JournalScan.Counts c = s.counts();
+        return new Report(c.records(), c.unreadable(), c.incompleteTail(), c.damage(), w.stalled, c.damaged(),
+                c.unchecked());
     }
 
     /** The newest {@code n} records, oldest first; read backwards so a huge journal costs nothing extra. */

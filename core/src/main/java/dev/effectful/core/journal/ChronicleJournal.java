@@ -332,7 +332,7 @@ public final class ChronicleJournal implements Journal {
 
     /**
      * A damage-tolerant pass for readers that must not stop at the first fault (the CLI), to
-     * {@link JournalScan#run}; its counts can be read while it runs. Damaged records are counted
+     * {@link JournalScan#run}; its {@link JournalScan#counts() counts} can be read while it runs. Damaged records are counted
      * in it, not logged.
      */
     public JournalScan newScan(boolean summaries, JournalScan.Control control) {

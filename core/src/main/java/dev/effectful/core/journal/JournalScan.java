@@ -107,10 +107,11 @@ public final class JournalScan {
     }
 
     /**
-     * Reads {@code range}, visiting every sound record in order. With {@link OnFault#STOP} a fault
-     * inside Chronicle is rethrown; otherwise this never throws but what the visitor throws.
+     * Reads {@code range}, visiting every sound record in order, and returns what it met. With
+     * {@link OnFault#STOP} a fault inside Chronicle is rethrown; otherwise this never throws but what the
+     * visitor throws.
      */
-    public JournalScan run(Range range, Journal.RecordVisitor visitor) {
+    public Counts run(Range range, Journal.RecordVisitor visitor) {
         ExcerptTailer t;
         try {
             t = queue.createTailer();
@@ -119,25 +120,25 @@ public final class JournalScan {
                 throw e;
             }
             damage = "cannot start reading: " + RootCause.firstLine(e);
-            return this;
+            return counts();
         }
         try {
             if (!position(t, range)) {
                 rangeFound = false;
-                return this;
+                return counts();
             }
             int onlyCycle = range instanceof Cycle c ? c.cycle() : Integer.MIN_VALUE;
             boolean atEnd = false;
             while (!control.stopped()) {
                 if (atEnd) {
                     incompleteTail = endsInIncompleteRecord(queue, t);
-                    return this;
+                    return counts();
                 }
                 int cycle = t.cycle();
                 try (DocumentContext dc = t.readingDocument(true)) {
                     if (!dc.isPresent() || onlyCycle != Integer.MIN_VALUE && queue.rollCycle().toCycle(dc.index()) != onlyCycle) {
                         if (onlyCycle != Integer.MIN_VALUE) {
-                            return this;
+                            return counts();
                         }
                         atEnd = true;
                         continue; // closes dc first: only then is the read position back at the next header
@@ -159,11 +160,11 @@ public final class JournalScan {
                     }
                     damage = (damage == null ? "" : damage + "; ") + "cycle file " + cycleFile(t) + ": " + RootCause.firstLine(e);
                     if (onlyCycle != Integer.MIN_VALUE || !skipToNextCycle(t, cycle)) {
-                        return this;
+                        return counts();
                     }
                 }
             }
-            return this;
+            return counts();
         } finally {
             try {
                 t.close();
@@ -226,39 +227,25 @@ public final class JournalScan {
         }
     }
 
-    /** Sound records visited. */
-    public long records() {
-        return records;
+    /**
+     * What a scan has met so far: final once {@link #run} returned, a consistent-enough view while it runs
+     * (a reader that gave up on a stalled scan reports what was read until then).
+     *
+     * @param records        sound records visited
+     * @param unreadable     documents that are not a record that can be trusted (each one is also in {@code damaged})
+     * @param unchecked      records written before records carried checksums: nothing to check them by
+     * @param incompleteTail the last cycle ends in a record whose writer stopped mid-write (kill -9)
+     * @param damage         why a part of the journal could not be read ({@link OnFault#NEXT_CYCLE}); null when all of it was
+     * @param damaged        every damaged record met, in the order met
+     * @param rangeFound     false when the range's start (a cycle, or the record to read after) is not in the journal
+     */
+    public record Counts(long records, long unreadable, long unchecked, boolean incompleteTail, String damage,
+                         List<RecordDamage> damaged, boolean rangeFound) {
     }
 
-    /** Documents that are not a record that can be trusted (each one is also in {@link #damaged()}). */
-    public long unreadable() {
-        return unreadable;
-    }
-
-    /** Records written before records carried checksums: nothing to check them by. */
-    public long unchecked() {
-        return unchecked;
-    }
-
-    /** The last cycle ends in a record whose writer stopped mid-write (kill -9). */
-    public boolean incompleteTail() {
-        return incompleteTail;
-    }
-
-    /** Why a part of the journal could not be read ({@link OnFault#NEXT_CYCLE}); null when all of it was. */
-    public String damage() {
-        return damage;
-    }
-
-    /** Every damaged record met, in the order met. */
-    public List<RecordDamage> damaged() {
-        return List.copyOf(damaged);
-    }
-
-    /** False when the range's start (a cycle, or the record to read after) is not in the journal. */
-    public boolean rangeFound() {
-        return rangeFound;
+    /** What this scan has met so far ({@link Counts}). */
+    public Counts counts() {
+        return new Counts(records, unreadable, unchecked, incompleteTail, damage, List.copyOf(damaged), rangeFound);
     }
 
     /** Cycle file and byte offset of the document's header; read before decoding it. */

@@ -5,7 +5,6 @@ import dev.effectful.Status;
 import dev.effectful.runtime.classify.Classifier;
 import dev.effectful.core.config.EffectfulConfig;
 import dev.effectful.runtime.events.Events;
-import dev.effectful.core.journal.Journal;
 import dev.effectful.core.journal.ResultShape;
 import dev.effectful.core.journal.ResultShapes;
 import dev.effectful.core.log.AgentLog;
@@ -293,10 +292,6 @@ public final class CallEngine implements AutoCloseable {
     /** The journal as a health check sees it: why new intents would be refused, and the room left. */
     public JournalAccess journalAccess() {
         return journal;
-    }
-
-    public Journal journal() {
-        return journal.journal();
     }
 
     /** Hands over something this engine's builder started for it, to be stopped by {@link #close}. */

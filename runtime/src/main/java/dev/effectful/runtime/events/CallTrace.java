@@ -10,7 +10,6 @@ public final class CallTrace {
     private final Class<?> toolClass;
     private final String verb;
     private final long startNanos;
-    private final long startEpochNanos;
     private final Object[] slots;
     /** Bit i: sink i was interested at the call's entry and gets all its events. */
     private final long watchers;
@@ -21,8 +20,6 @@ public final class CallTrace {
         this.toolClass = toolClass;
         this.verb = verb;
         this.startNanos = System.nanoTime();
-        java.time.Instant now = java.time.Instant.now();
-        this.startEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         this.slots = new Object[sinks];
     }
 
@@ -39,11 +36,6 @@ public final class CallTrace {
     /** {@link System#nanoTime()} when the call entered the engine. */
     public long startNanos() {
         return startNanos;
-    }
-
-    /** Wall-clock time of the call's entry, in nanoseconds since the epoch (a span's start). */
-    public long startEpochNanos() {
-        return startEpochNanos;
     }
 
     /** What sink number {@code sink} keeps for this call; null when it kept nothing. */
