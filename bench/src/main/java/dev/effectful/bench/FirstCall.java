@@ -1,15 +1,11 @@
 package dev.effectful.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The first call: a fresh JVM with the agent whose {@code main} calls a tool at once
@@ -76,11 +72,11 @@ final class FirstCall {
         for (int i = 0; i <= LATE_RUNS; i++) { // run 0 warms the page cache and is not counted
             Path journal = settings.work().resolve("late-call-journal-" + i);
             try {
-                String line = run(List.of(java.toString(), "-javaagent:" + settings.agentJar(),
+                ChildLine line = guarded(List.of(java.toString(), "-javaagent:" + settings.agentJar(),
                         "-Deffectful.journal.dir=" + journal, "-cp", System.getProperty("java.class.path"),
                         FirstCallProbe.class.getName(), "late", Long.toString(LATE_DELAY_MS)), "LATE ");
-                double a = Long.parseLong(field(line, "first_us")) / 1000.0;
-                double b = Long.parseLong(field(line, "tenth_us")) / 1000.0;
+                double a = Long.parseLong(line.field("first_us")) / 1000.0;
+                double b = Long.parseLong(line.field("tenth_us")) / 1000.0;
                 if (i > 0) {
                     first.add(a);
                     tenth.add(b);
@@ -109,42 +105,20 @@ final class FirstCall {
 
     /** {main to served ms, main's start after the JVM's ms}. */
     private double[] probe(Path journal) throws IOException, InterruptedException {
-        String found = run(List.of(Settings.java17().toString(), "-javaagent:" + settings.agentJar(),
+        ChildLine found = guarded(List.of(Settings.java17().toString(), "-javaagent:" + settings.agentJar(),
                 "-Deffectful.journal.dir=" + journal, "-cp", System.getProperty("java.class.path"),
                 FirstCallProbe.class.getName()), "FIRST ");
-        return new double[] {Long.parseLong(field(found, "main_to_served_us")) / 1000.0,
-                Double.parseDouble(field(found, "main_at_ms"))};
+        return new double[] {Long.parseLong(found.field("main_to_served_us")) / 1000.0,
+                Double.parseDouble(found.field("main_at_ms"))};
     }
 
     /** Runs the probe; its line that starts with {@code prefix}, which must say the call was guarded. */
-    private static String run(List<String> cmd, String prefix) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String found = null;
-        StringBuilder seen = new StringBuilder();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String l;
-            while ((l = r.readLine()) != null) {
-                seen.append(l).append('\n');
-                if (l.startsWith(prefix)) {
-                    found = l;
-                }
-            }
-        }
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
-        if (found == null || !found.contains("answer=guarded")) {
-            throw new IOException("the first-call probe was not served a guarded call: " + cmd + "\n" + seen);
+    private static ChildLine guarded(List<String> cmd, String prefix) throws IOException, InterruptedException {
+        ChildLine found = ChildLine.run(cmd, prefix);
+        if (found.line() == null || !found.line().contains("answer=guarded")) {
+            throw new IOException("the first-call probe was not served a guarded call: " + cmd + "\n"
+                    + (found.line() == null ? "" : found.line() + "\n") + found.output());
         }
         return found;
-    }
-
-    private static String field(String line, String name) {
-        for (String part : line.split(" ")) {
-            if (part.startsWith(name + "=")) {
-                return part.substring(name.length() + 1);
-            }
-        }
-        throw new IllegalArgumentException(name + " not in " + line);
     }
 }

@@ -2,10 +2,7 @@ package dev.effectful.bench;
 
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +10,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Start-up: an application of 5,000 small classes and 20 tool classes, timed from process launch
@@ -107,27 +103,11 @@ final class Startup {
 
     /** Wall time from launching the process to it printing {@code line}; the process is then awaited. */
     static double timeToLine(List<String> cmd, String line) throws IOException, InterruptedException {
-        long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        Double ms = null;
-        StringBuilder seen = new StringBuilder();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String l;
-            while ((l = r.readLine()) != null) {
-                if (ms == null && l.startsWith(line)) {
-                    ms = (System.nanoTime() - t0) / 1e6;
-                } else {
-                    seen.append(l).append('\n');
-                }
-            }
+        ChildLine found = ChildLine.run(cmd, line);
+        if (found.line() == null) {
+            throw new IOException("never printed " + line + ": " + cmd + "\n" + found.output());
         }
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
-        if (ms == null) {
-            throw new IOException("never printed " + line + ": " + cmd + "\n" + seen);
-        }
-        return ms;
+        return found.atMs();
     }
 
     static double median(List<Double> xs) {
