@@ -29,9 +29,9 @@ import java.util.concurrent.TimeUnit;
 final class StartupQuiet {
 
     /** One look per window. */
-    static final long WINDOW_MILLIS = 200;
+    static final long WINDOW_MILLIS = 100;
     /** Fewer new classes than this in a window is quiet: a running application's occasional class. */
-    static final int QUIET_CLASSES = 20;
+    static final int QUIET_CLASSES = 10;
     /** At most this share of one core used in a window is quiet (the application waits: for a request, a model). */
     static final double QUIET_CORE_SHARE = 0.25;
     /** Past this the work starts anyway: an application that never rests still gets its journal opened. */

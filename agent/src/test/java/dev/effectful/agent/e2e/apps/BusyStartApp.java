@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class BusyStartApp {
 
-    /** Longer than many of the agent's 200 ms windows, far shorter than its 30 s bound. */
+    /** Longer than many of the agent's 100 ms windows, far shorter than its 30 s bound. */
     private static final long BUSY_MILLIS = 1_500;
 
     private BusyStartApp() {
