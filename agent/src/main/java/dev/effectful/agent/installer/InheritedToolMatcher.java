@@ -1,6 +1,5 @@
 package dev.effectful.agent.installer;
 
-import net.bytebuddy.description.annotation.AnnotationDescription;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDefinition;
 import net.bytebuddy.description.type.TypeDescription;
@@ -10,6 +9,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+
+import static net.bytebuddy.matcher.ElementMatchers.annotationType;
+import static net.bytebuddy.matcher.ElementMatchers.named;
 
 /**
  * Matches a method that implements or overrides an {@code @EffectfulTool} method of a supertype,
@@ -67,12 +69,8 @@ final class InheritedToolMatcher implements ElementMatcher<MethodDescription> {
         return false;
     }
 
+    /** By the annotation's name: the API's class may not be loadable from where the method's class is. */
     private static boolean annotated(MethodDescription c) {
-        for (AnnotationDescription a : c.getDeclaredAnnotations()) {
-            if (a.getAnnotationType().getName().equals(ToolWeaving.TOOL_ANNOTATION)) {
-                return true;
-            }
-        }
-        return false;
+        return !c.getDeclaredAnnotations().filter(annotationType(named(ToolWeaving.TOOL_ANNOTATION))).isEmpty();
     }
 }
