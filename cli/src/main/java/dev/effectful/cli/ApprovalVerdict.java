@@ -61,13 +61,8 @@ abstract class ApprovalVerdict extends JournalSubcommand {
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
         return VerdictTurn.alone(dir, key, waitSeconds, () -> {
             JournalRecord request = find(dir);
-            if (JournalLock.isHeld(dir)) {
-                Integer done = handOver(delivery, dir, request);
-                if (done != null) {
-                    return done;
-                }
-            }
-            return writeItself(delivery, dir, request);
+            return delivery.deliver(() -> handOver(delivery, dir, request), writer -> append(writer, request),
+                    "this ran; run it again");
         });
     }
 
@@ -106,23 +101,12 @@ abstract class ApprovalVerdict extends JournalSubcommand {
                 .verdict(verdict().word()).by(by()).note(note);
     }
 
-    /** No live writer: take the lock and append, as the journal's one writer for a moment. */
-    private Integer writeItself(VerdictDelivery delivery, Path dir, JournalRecord request) throws CliException {
-        ChronicleJournal writer = delivery.openWriter();
-        if (writer == null) {
-            Integer done = handOver(delivery, dir, request);
-            if (done != null) {
-                return done;
-            }
-            throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
-                    + " while this ran; run it again");
-        }
-        try (writer) {
-            JournalRecord r = record(request).thread("journal-cli").build();
-            VerdictDelivery.appendDurably(writer, r, "verdict");
-            report(r, null);
-            return JournalCli.OK;
-        }
+    /** No live writer: append, as the journal's one writer for a moment. */
+    private int append(ChronicleJournal writer, JournalRecord request) throws CliException {
+        JournalRecord r = record(request).thread("journal-cli").build();
+        VerdictDelivery.appendDurably(writer, r, "verdict");
+        report(r, null);
+        return JournalCli.OK;
     }
 
     /**

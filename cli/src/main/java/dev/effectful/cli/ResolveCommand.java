@@ -76,15 +76,9 @@ final class ResolveCommand extends JournalSubcommand {
         VerdictDelivery.refuseForeignWriter(cli, dir);
         VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waitSeconds);
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
-        return VerdictTurn.alone(dir, key, waitSeconds, () -> {
-            if (JournalLock.isHeld(dir)) {
-                Integer done = handOver(delivery, dir, resultJson);
-                if (done != null) {
-                    return done;
-                }
-            }
-            return writeItself(delivery, dir, resultJson);
-        });
+        return VerdictTurn.alone(dir, key, waitSeconds, () -> delivery.deliver(
+                () -> handOver(delivery, dir, resultJson), writer -> append(writer, dir, resultJson),
+                "resolve ran; run resolve again"));
     }
 
     /** The --result text, compacted; usage errors for a value that cannot be one. */
@@ -132,31 +126,19 @@ final class ResolveCommand extends JournalSubcommand {
         }
     }
 
-    /** No live writer: take the lock and append, as the journal's one writer for a moment. */
-    private Integer writeItself(VerdictDelivery delivery, Path dir, String resultJson) throws CliException {
-        ChronicleJournal writer = delivery.openWriter();
-        if (writer == null) {
-            // an agent started a moment ago: hand the verdict to it instead
-            Integer done = handOver(delivery, dir, resultJson);
-            if (done != null) {
-                return done;
-            }
-            throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
-                    + " while resolve ran; run resolve again");
-        }
-        try (writer) {
-            Target t = find(dir);
-            checkShape(dir, t, resultJson);
-            JournalRecord resolution = JournalRecord.of(RecordType.RESOLUTION)
-                    .task(t.from().task()).actor(t.from().actor()).call(t.from().call()).kind(t.from().kind())
-                    .intentKey(key).attempt(t.intent().attempt()).attemptId(t.from().attemptId())
-                    .started(cli.now()).effectApplied(applied == Applied.yes ? Effect.YES : Effect.NO).message(note).result(resultJson)
-                    .thread("journal-cli")
-                    .build();
-            VerdictDelivery.appendDurably(writer, resolution, "resolution");
-            report(t, resolution, null);
-            return JournalCli.OK;
-        }
+    /** No live writer: append, as the journal's one writer for a moment, after the checks a writer would make. */
+    private int append(ChronicleJournal writer, Path dir, String resultJson) throws CliException {
+        Target t = find(dir);
+        checkShape(dir, t, resultJson);
+        JournalRecord resolution = JournalRecord.of(RecordType.RESOLUTION)
+                .task(t.from().task()).actor(t.from().actor()).call(t.from().call()).kind(t.from().kind())
+                .intentKey(key).attempt(t.intent().attempt()).attemptId(t.from().attemptId())
+                .started(cli.now()).effectApplied(applied == Applied.yes ? Effect.YES : Effect.NO).message(note).result(resultJson)
+                .thread("journal-cli")
+                .build();
+        VerdictDelivery.appendDurably(writer, resolution, "resolution");
+        report(t, resolution, null);
+        return JournalCli.OK;
     }
 
     /**
