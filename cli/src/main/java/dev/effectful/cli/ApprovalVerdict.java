@@ -10,6 +10,7 @@ import dev.effectful.core.journal.Verdict;
 import dev.effectful.core.reentry.StoreUnavailableException;
 import dev.effectful.core.store.StoreView;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,9 +37,8 @@ abstract class ApprovalVerdict extends JournalSubcommand {
     @Option(names = "--by", paramLabel = "NAME", description = "your name, journaled beside your OS user")
     String byName;
 
-    @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "10",
-            description = "on a live journal: how long to wait for the writer to record it (default: ${DEFAULT-VALUE})")
-    long waitSeconds;
+    @Mixin
+    VerdictWait waiting;
 
     /** {@link Verdict#APPROVED} or {@link Verdict#DENIED}: the verdicts a person gives. */
     abstract Verdict verdict();
@@ -57,9 +57,9 @@ abstract class ApprovalVerdict extends JournalSubcommand {
         key = VerdictDelivery.expandKey(cli, key);
         Path dir = cli.journalDir();
         VerdictDelivery.refuseForeignWriter(cli, dir);
-        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waitSeconds);
+        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waiting.seconds);
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
-        return VerdictTurn.alone(dir, key, waitSeconds, () -> {
+        return VerdictTurn.alone(dir, key, waiting.seconds, () -> {
             JournalRecord request = find(dir);
             return delivery.deliver(() -> handOver(delivery, dir, request), writer -> append(writer, request),
                     "this ran; run it again");

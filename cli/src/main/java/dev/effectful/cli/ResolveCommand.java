@@ -11,6 +11,7 @@ import dev.effectful.core.journal.ResultShapes;
 import dev.effectful.core.journal.ResolutionRequest;
 import dev.effectful.core.json.JsonMappers;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -55,9 +56,8 @@ final class ResolveCommand extends JournalSubcommand {
     @Option(names = "--force", description = "record the verdict even if the intent is not unresolved")
     boolean force;
 
-    @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "10",
-            description = "on a live journal: how long to wait for the writer to record it (default: ${DEFAULT-VALUE})")
-    long waitSeconds;
+    @Mixin
+    VerdictWait waiting;
 
     enum Applied { yes, no }
 
@@ -74,9 +74,9 @@ final class ResolveCommand extends JournalSubcommand {
         key = VerdictDelivery.expandKey(cli, key);
         Path dir = cli.journalDir();
         VerdictDelivery.refuseForeignWriter(cli, dir);
-        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waitSeconds);
+        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waiting.seconds);
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
-        return VerdictTurn.alone(dir, key, waitSeconds, () -> delivery.deliver(
+        return VerdictTurn.alone(dir, key, waiting.seconds, () -> delivery.deliver(
                 () -> handOver(delivery, dir, resultJson), writer -> append(writer, dir, resultJson),
                 "resolve ran; run resolve again"));
     }
