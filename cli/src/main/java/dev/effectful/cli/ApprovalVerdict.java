@@ -10,6 +10,7 @@ import dev.effectful.core.journal.Verdict;
 import dev.effectful.core.reentry.StoreUnavailableException;
 import dev.effectful.core.store.StoreView;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,9 +37,8 @@ abstract class ApprovalVerdict extends JournalSubcommand {
     @Option(names = "--by", paramLabel = "NAME", description = "your name, journaled beside your OS user")
     String byName;
 
-    @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "10",
-            description = "on a live journal: how long to wait for the writer to record it (default: ${DEFAULT-VALUE})")
-    long waitSeconds;
+    @Mixin
+    VerdictWait waiting;
 
     /** {@link Verdict#APPROVED} or {@link Verdict#DENIED}: the verdicts a person gives. */
     abstract Verdict verdict();
@@ -57,17 +57,12 @@ abstract class ApprovalVerdict extends JournalSubcommand {
         key = VerdictDelivery.expandKey(cli, key);
         Path dir = cli.journalDir();
         VerdictDelivery.refuseForeignWriter(cli, dir);
-        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waitSeconds);
+        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waiting.seconds);
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
-        return VerdictTurn.alone(dir, key, waitSeconds, () -> {
+        return VerdictTurn.alone(dir, key, waiting.seconds, () -> {
             JournalRecord request = find(dir);
-            if (JournalLock.isHeld(dir)) {
-                Integer done = handOver(delivery, dir, request);
-                if (done != null) {
-                    return done;
-                }
-            }
-            return writeItself(delivery, dir, request);
+            return delivery.deliver(() -> handOver(delivery, dir, request), writer -> append(writer, request),
+                    "this ran; run it again");
         });
     }
 
@@ -106,23 +101,12 @@ abstract class ApprovalVerdict extends JournalSubcommand {
                 .verdict(verdict().word()).by(by()).note(note);
     }
 
-    /** No live writer: take the lock and append, as the journal's one writer for a moment. */
-    private Integer writeItself(VerdictDelivery delivery, Path dir, JournalRecord request) throws CliException {
-        ChronicleJournal writer = delivery.openWriter();
-        if (writer == null) {
-            Integer done = handOver(delivery, dir, request);
-            if (done != null) {
-                return done;
-            }
-            throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
-                    + " while this ran; run it again");
-        }
-        try (writer) {
-            JournalRecord r = record(request).thread("journal-cli").build();
-            VerdictDelivery.appendDurably(writer, r, "verdict");
-            report(r, null);
-            return JournalCli.OK;
-        }
+    /** No live writer: append, as the journal's one writer for a moment. */
+    private int append(ChronicleJournal writer, JournalRecord request) throws CliException {
+        JournalRecord r = record(request).thread("journal-cli").build();
+        VerdictDelivery.appendDurably(writer, r, "verdict");
+        report(r, null);
+        return JournalCli.OK;
     }
 
     /**

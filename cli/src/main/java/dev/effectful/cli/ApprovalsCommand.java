@@ -84,10 +84,9 @@ final class ApprovalsCommand extends JournalSubcommand {
     }
 
     private String json(Pending p) {
-        JournalIntents.Intent i = p.intent();
         JournalRecord r = p.request();
         return Json.line(g -> {
-            Json.intent(g, i.task(), i.actor(), i.call(), i.kind(), i.key());
+            Json.intent(g, p.intent());
             g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
             if (r != null && r.started() > 0) {
                 Json.since(g, "requested", r.started(), cli.now(), cli.zone);

@@ -1,6 +1,5 @@
 package dev.effectful.cli;
 
-import dev.effectful.cli.console.ConsoleData;
 import dev.effectful.cli.console.ConsoleServer;
 import dev.effectful.cli.console.Views;
 import dev.effectful.core.journal.RootCause;
@@ -28,15 +27,13 @@ import java.util.Optional;
  * pass. A verdict goes through {@code journal resolve} itself (the live request when an agent writes
  * the journal), so the console never writes the journal on its own.
  */
-final class JournalConsole implements ConsoleData, AutoCloseable {
+final class JournalConsole extends RefreshedConsole implements AutoCloseable {
 
     private static final long FOLLOW_MILLIS = 200;
     private static final int SEARCH_LIMIT = 200;
 
-    private final JournalCli cli;
     private final JournalReader reader;
     private final Object lock = new Object();
-    private final Thread follower;
     private final ToolActivity activity = new ToolActivity();
     private JournalIntents table; // guarded by lock; null until the first pass ends
     private long lastIndex = -1; // guarded by lock
@@ -45,23 +42,19 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     private long quickIndex = -1; // guarded by lock
     /** The intent records the snapshot's read already holds, so the desk does not read them again. */
     private Map<Long, JournalRecord> quickRecords = Map.of(); // guarded by lock
-    private volatile long version;
     private volatile String problem;
     private volatile String reading = "Reading the journal; this page updates when it is done.";
     private volatile long readSoFar; // written by the reader thread only
-    private volatile boolean closed;
 
     private JournalConsole(JournalCli cli, JournalReader reader) {
-        this.cli = cli;
+        super(cli, "effectful-console-reader");
         this.reader = reader;
-        this.follower = new Thread(this::follow, "effectful-console-reader");
-        follower.setDaemon(true);
     }
 
     /** Opens the journal read-only and starts reading it; pages are served before the first pass ends. */
     static JournalConsole open(JournalCli cli) throws CliException {
         JournalConsole c = new JournalConsole(cli, cli.openReader());
-        c.follower.start();
+        c.start();
         return c;
     }
 
@@ -70,7 +63,8 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
         return new JournalConsole(cli, cli.openReader());
     }
 
-    private void follow() {
+    @Override
+    void refresh() {
         try {
             if (readSnapshot()) {
                 Thread t = new Thread(this::followQuick, "effectful-console-desk-reader");
@@ -207,11 +201,6 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
     @Override
     public String source() {
         return cli.journalDir().toAbsolutePath().toString();
-    }
-
-    @Override
-    public long version() {
-        return version;
     }
 
     @Override
@@ -413,13 +402,7 @@ final class JournalConsole implements ConsoleData, AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        follower.interrupt();
-        try {
-            follower.join(2000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stopRefreshing(2000);
         synchronized (lock) {
             reader.close();
         }

@@ -104,6 +104,11 @@ final class Json {
         g.writeStringField("intent_key", key);
     }
 
+    /** {@link #intent(JsonGenerator, String, String, String, String, String)} for an intent of the local journal. */
+    static void intent(JsonGenerator g, JournalIntents.Intent i) throws IOException {
+        intent(g, i.task(), i.actor(), i.call(), i.kind(), i.key());
+    }
+
     /** When something began ({@code field}, ISO-8601 in {@code zone}) and how long ago, in whole seconds ({@code age_s}). */
     static void since(JsonGenerator g, String field, long atMillis, long nowMillis, ZoneId zone) throws IOException {
         g.writeStringField(field, Times.iso(atMillis, zone));

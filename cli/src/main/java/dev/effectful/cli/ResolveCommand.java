@@ -11,6 +11,7 @@ import dev.effectful.core.journal.ResultShapes;
 import dev.effectful.core.journal.ResolutionRequest;
 import dev.effectful.core.json.JsonMappers;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -55,9 +56,8 @@ final class ResolveCommand extends JournalSubcommand {
     @Option(names = "--force", description = "record the verdict even if the intent is not unresolved")
     boolean force;
 
-    @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "10",
-            description = "on a live journal: how long to wait for the writer to record it (default: ${DEFAULT-VALUE})")
-    long waitSeconds;
+    @Mixin
+    VerdictWait waiting;
 
     enum Applied { yes, no }
 
@@ -74,17 +74,11 @@ final class ResolveCommand extends JournalSubcommand {
         key = VerdictDelivery.expandKey(cli, key);
         Path dir = cli.journalDir();
         VerdictDelivery.refuseForeignWriter(cli, dir);
-        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waitSeconds);
+        VerdictDelivery delivery = new VerdictDelivery(cli, dir, key, waiting.seconds);
         // checked and recorded alone: a verdict given at the same moment waits, then finds this one standing
-        return VerdictTurn.alone(dir, key, waitSeconds, () -> {
-            if (JournalLock.isHeld(dir)) {
-                Integer done = handOver(delivery, dir, resultJson);
-                if (done != null) {
-                    return done;
-                }
-            }
-            return writeItself(delivery, dir, resultJson);
-        });
+        return VerdictTurn.alone(dir, key, waiting.seconds, () -> delivery.deliver(
+                () -> handOver(delivery, dir, resultJson), writer -> append(writer, dir, resultJson),
+                "resolve ran; run resolve again"));
     }
 
     /** The --result text, compacted; usage errors for a value that cannot be one. */
@@ -132,31 +126,19 @@ final class ResolveCommand extends JournalSubcommand {
         }
     }
 
-    /** No live writer: take the lock and append, as the journal's one writer for a moment. */
-    private Integer writeItself(VerdictDelivery delivery, Path dir, String resultJson) throws CliException {
-        ChronicleJournal writer = delivery.openWriter();
-        if (writer == null) {
-            // an agent started a moment ago: hand the verdict to it instead
-            Integer done = handOver(delivery, dir, resultJson);
-            if (done != null) {
-                return done;
-            }
-            throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
-                    + " while resolve ran; run resolve again");
-        }
-        try (writer) {
-            Target t = find(dir);
-            checkShape(dir, t, resultJson);
-            JournalRecord resolution = JournalRecord.of(RecordType.RESOLUTION)
-                    .task(t.from().task()).actor(t.from().actor()).call(t.from().call()).kind(t.from().kind())
-                    .intentKey(key).attempt(t.intent().attempt()).attemptId(t.from().attemptId())
-                    .started(cli.now()).effectApplied(applied == Applied.yes ? Effect.YES : Effect.NO).message(note).result(resultJson)
-                    .thread("journal-cli")
-                    .build();
-            VerdictDelivery.appendDurably(writer, resolution, "resolution");
-            report(t, resolution, null);
-            return JournalCli.OK;
-        }
+    /** No live writer: append, as the journal's one writer for a moment, after the checks a writer would make. */
+    private int append(ChronicleJournal writer, Path dir, String resultJson) throws CliException {
+        Target t = find(dir);
+        checkShape(dir, t, resultJson);
+        JournalRecord resolution = JournalRecord.of(RecordType.RESOLUTION)
+                .task(t.from().task()).actor(t.from().actor()).call(t.from().call()).kind(t.from().kind())
+                .intentKey(key).attempt(t.intent().attempt()).attemptId(t.from().attemptId())
+                .started(cli.now()).effectApplied(applied == Applied.yes ? Effect.YES : Effect.NO).message(note).result(resultJson)
+                .thread("journal-cli")
+                .build();
+        VerdictDelivery.appendDurably(writer, resolution, "resolution");
+        report(t, resolution, null);
+        return JournalCli.OK;
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.effectful.cli;
 
-import dev.effectful.cli.console.ConsoleData;
 import dev.effectful.cli.console.ConsoleServer;
 import dev.effectful.cli.console.Views;
 import dev.effectful.core.journal.Verdict;
@@ -18,34 +17,29 @@ import java.util.Optional;
  * page names that host and the command that shows them there. A verdict goes through
  * {@code journal --store postgres resolve}, so every host's next call of the intent honours it.
  */
-final class StoreConsole implements ConsoleData, AutoCloseable {
+final class StoreConsole extends RefreshedConsole implements AutoCloseable {
 
     private static final long POLL_MILLIS = 1_000;
 
-    private final JournalCli cli;
     private final StoreView view;
-    private final Thread poller;
     private volatile List<StoreView.Unresolved> rows = List.of();
     private volatile List<StoreView.TaskLine> tasks = List.of();
     private volatile List<StoreView.PendingApproval> approvals = List.of();
     private volatile String problem = "Reading the store; this page updates when it answers.";
-    private volatile long version;
-    private volatile boolean closed;
 
     private StoreConsole(JournalCli cli, StoreView view) {
-        this.cli = cli;
+        super(cli, "effectful-console-store");
         this.view = view;
-        this.poller = new Thread(this::poll, "effectful-console-store");
-        poller.setDaemon(true);
     }
 
     static StoreConsole open(JournalCli cli) throws CliException {
         StoreConsole c = new StoreConsole(cli, SharedStoreView.open(cli.store));
-        c.poller.start();
+        c.start();
         return c;
     }
 
-    private void poll() {
+    @Override
+    void refresh() {
         int seen = 0;
         while (!closed) {
             try {
@@ -87,11 +81,6 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
     @Override
     public String source() {
         return "store " + cli.store;
-    }
-
-    @Override
-    public long version() {
-        return version;
     }
 
     @Override
@@ -202,8 +191,7 @@ final class StoreConsole implements ConsoleData, AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        poller.interrupt();
+        stopRefreshing(0);
         view.close();
     }
 }

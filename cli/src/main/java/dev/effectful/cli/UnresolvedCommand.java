@@ -59,8 +59,7 @@ final class UnresolvedCommand extends JournalSubcommand {
             }
             for (ApprovalsCommand.Pending p : approvals) {
                 cli.out.println(Json.line(g -> {
-                    JournalIntents.Intent i = p.intent();
-                    Json.intent(g, i.task(), i.actor(), i.call(), i.kind(), i.key());
+                    Json.intent(g, p.intent());
                     g.writeStringField("state", JournalIntents.State.AWAITING_APPROVAL.word);
                     g.writeBooleanField("settles_on_next_call", false);
                     if (p.request() != null && p.request().started() > 0) {
@@ -157,7 +156,7 @@ final class UnresolvedCommand extends JournalSubcommand {
         JournalIntents.Intent i = row.intent();
         JournalRecord r = row.latestIntent();
         return Json.line(g -> {
-            Json.intent(g, i.task(), i.actor(), i.call(), i.kind(), i.key());
+            Json.intent(g, i);
             if (i.attempt() != 0) {
                 g.writeNumberField("attempt", i.attempt());
             }

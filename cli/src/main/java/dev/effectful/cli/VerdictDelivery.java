@@ -31,6 +31,18 @@ final class VerdictDelivery {
     private final String key;
     private final long waitSeconds;
 
+    /** Hands the verdict to the live writer: its answer, or null when the writer went away before taking it. */
+    @FunctionalInterface
+    interface HandOver {
+        Integer run() throws CliException;
+    }
+
+    /** Appends the verdict as the journal's one writer for a moment, and reports it. */
+    @FunctionalInterface
+    interface Append {
+        int run(ChronicleJournal writer) throws CliException;
+    }
+
     VerdictDelivery(JournalCli cli, Path dir, String key, long waitSeconds) {
         this.cli = cli;
         this.dir = dir;
@@ -52,6 +64,34 @@ final class VerdictDelivery {
         Optional<String> foreign = JournalOwners.cliWriteProblem(dir, cli.env);
         if (foreign.isPresent()) {
             throw new CliException(JournalCli.REFUSED, "refused: " + foreign.get());
+        }
+    }
+
+    /**
+     * Takes the verdict to the journal: handed to the live writer when one holds the lock, else appended by this
+     * CLI; when a writer starts while the CLI opens the journal, handed to that one after all.
+     *
+     * @param rerun the end of the refusal when the writer started and stopped meanwhile, after {@code "while "}
+     */
+    int deliver(HandOver handOver, Append append, String rerun) throws CliException {
+        if (JournalLock.isHeld(dir)) {
+            Integer done = handOver.run();
+            if (done != null) {
+                return done;
+            }
+        }
+        ChronicleJournal writer = openWriter();
+        if (writer == null) {
+            // an agent started a moment ago: hand the verdict to it instead
+            Integer done = handOver.run();
+            if (done != null) {
+                return done;
+            }
+            throw new CliException(JournalCli.REFUSED, "refused: the writer of " + dir + " started and stopped"
+                    + " while " + rerun);
+        }
+        try (writer) {
+            return append.run(writer);
         }
     }
 
@@ -130,7 +170,7 @@ final class VerdictDelivery {
                 if (!taken && round % 20 == 0 && !JournalLock.isHeld(dir) && withdraw()) {
                     return null; // the writer stopped before taking it: nobody else will
                 }
-                sleep();
+                pause(POLL_MILLIS, "waiting for the writer");
             }
         }
     }
@@ -154,12 +194,13 @@ final class VerdictDelivery {
         }
     }
 
-    private static void sleep() throws CliException {
+    /** Sleeps between two looks at what another process does; interrupted, the CLI stops and says during what. */
+    static void pause(long millis, String during) throws CliException {
         try {
-            Thread.sleep(POLL_MILLIS);
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CliException(JournalCli.LOOK, "interrupted while waiting for the writer");
+            throw new CliException(JournalCli.LOOK, "interrupted while " + during);
         }
     }
 }

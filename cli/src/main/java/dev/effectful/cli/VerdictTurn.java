@@ -51,7 +51,7 @@ final class VerdictTurn {
                         + " is being recorded right now (pid " + holder + ") and did not finish within "
                         + waitSeconds + " s; nothing changed; look with: journal show " + key);
             }
-            pause();
+            VerdictDelivery.pause(POLL_MILLIS, "another verdict on the intent was recorded");
         }
     }
 
@@ -65,15 +65,6 @@ final class VerdictTurn {
                 // the verdict's answer stands; a claim file left behind is removed by the next claimant once
                 // this process is gone
             }
-        }
-    }
-
-    private static void pause() throws CliException {
-        try {
-            Thread.sleep(POLL_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CliException(JournalCli.LOOK, "interrupted while another verdict on the intent was recorded");
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.effectful.junit;
 import dev.effectful.EffectApplied;
 import dev.effectful.EffectfulTool;
 import dev.effectful.Outcome;
+import dev.effectful.Task;
 import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
 
@@ -125,6 +126,9 @@ class FailureChecks<T> {
         final String taskId = "kit-" + UUID.randomUUID().toString().substring(0, 8);
         final AtomicReference<KitProcess> process = new AtomicReference<>();
         final CallLog log = new CallLog();
+        /** The receiver's counts when the scenario began: each check counts only what its own calls did. */
+        private final int effects0 = effects.getAsInt();
+        private final int requests0 = faults.requests();
         T target;
         T view;
 
@@ -137,6 +141,24 @@ class FailureChecks<T> {
         private void newTool() {
             target = factory.get();
             view = GuardedViews.guard(target, process::get, log, kit.keys());
+        }
+
+        /** Effects that landed at the receiver since this scenario began. */
+        int effects() {
+            return effects.getAsInt() - effects0;
+        }
+
+        /** Effect requests that reached the receiver since this scenario began, faulted or not. */
+        int requests() {
+            return faults.requests() - requests0;
+        }
+
+        /** The check's call, then {@code second}, in the scenario's one task, as a run calling the tool twice would. */
+        TwoCalls callThen(ToolCall<T> second) {
+            try (Task t = Task.open(taskId, taskBudget)) {
+                Seen first = Seen.of(call, view);
+                return new TwoCalls(first, Seen.of(second, view));
+            }
         }
 
         /** The process died: a new one over the same journal, with the application's tool built anew. */
@@ -153,6 +175,10 @@ class FailureChecks<T> {
             List<CallLog.Entry> e = log.entries();
             return e.isEmpty() ? "Effect" : e.get(0).method().getName();
         }
+    }
+
+    /** What the two calls of {@link Scenario#callThen} gave their caller, in order. */
+    record TwoCalls(Seen first, Seen second) {
     }
 
     /** The call answered effect no (retryable or permanent) although the receiver counted an effect. */

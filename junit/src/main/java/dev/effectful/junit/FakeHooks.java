@@ -3,8 +3,6 @@ package dev.effectful.junit;
 import java.net.SocketException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
@@ -21,11 +19,8 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  */
-public final class FakeHooks implements FaultPoint {
+public final class FakeHooks extends ArmedFaultPoint {
 
-    private final AtomicReference<Fault> armed = new AtomicReference<>();
-    private final AtomicInteger requests = new AtomicInteger();
-    private final AtomicInteger serving = new AtomicInteger();
     private volatile boolean errorAnswerSeen;
     private volatile LongFunction<? extends RuntimeException> rateLimited = FakeRateLimited::new;
 
@@ -64,17 +59,11 @@ public final class FakeHooks implements FaultPoint {
         return this;
     }
 
-    /** No effect is being applied now (none still waiting out an injected delay). */
-    boolean idle() {
-        return serving.get() == 0;
-    }
-
     private <T> T serve(Callable<T> effect, Supplier<T> errorAnswer) {
         if (errorAnswer != null) {
             errorAnswerSeen = true;
         }
-        requests.incrementAndGet();
-        Fault fault = armed.getAndSet(null);
+        Fault fault = effectRequest();
         if (fault instanceof Fault.RateLimit r) {
             throw rateLimited.apply(r.retryAfterSeconds());
         }
@@ -101,21 +90,6 @@ public final class FakeHooks implements FaultPoint {
                     + " dropped (injected by the effectful kit)"));
         }
         return result;
-    }
-
-    @Override
-    public void arm(Fault fault) {
-        armed.set(fault);
-    }
-
-    @Override
-    public void disarm() {
-        armed.set(null);
-    }
-
-    @Override
-    public int requests() {
-        return requests.get();
     }
 
     @Override

@@ -17,8 +17,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
@@ -26,7 +24,7 @@ import java.util.function.Predicate;
  * OkHttp...). The user's {@link Handler} plays the receiver; the kit puts one fault in front of the next
  * effect request (by default every request that is not GET or HEAD, so probes are answered as is).
  */
-public final class FakeHttpService implements FaultPoint, AutoCloseable {
+public final class FakeHttpService extends ArmedFaultPoint implements AutoCloseable {
 
     /** The receiver's behaviour, written by the user: apply the effect, answer. */
     @FunctionalInterface
@@ -68,10 +66,6 @@ public final class FakeHttpService implements FaultPoint, AutoCloseable {
     private final HttpServer server;
     private final ExecutorService threads;
     private final Handler handler;
-    private final AtomicReference<Fault> armed = new AtomicReference<>();
-    private final AtomicInteger requests = new AtomicInteger();
-    /** Exchanges being served now: a late request still sleeping in a delay is one. */
-    private final AtomicInteger serving = new AtomicInteger();
     private final KeyRelay keys;
     /** The next request of any method meets the armed fault (a READ tool's GET), not only an effect request. */
     private volatile boolean faultAnyRequest;
@@ -111,35 +105,20 @@ public final class FakeHttpService implements FaultPoint, AutoCloseable {
     }
 
     @Override
-    public void arm(Fault fault) {
-        armed.set(fault);
-    }
-
-    @Override
     public void disarm() {
-        armed.set(null);
+        super.disarm();
         faultAnyRequest = false;
     }
 
     /** Arms {@code fault} for the next request whatever its method: a READ tool's requests are all GETs. */
     void armAnyRequest(Fault fault) {
         faultAnyRequest = true;
-        armed.set(fault);
-    }
-
-    /** No request is being served now (none still waiting out an injected delay). */
-    boolean idle() {
-        return serving.get() == 0;
+        arm(fault);
     }
 
     /** The last effect request, as "METHOD /path", or null before any. */
     String lastEffectRequest() {
         return lastEffectRequest;
-    }
-
-    @Override
-    public int requests() {
-        return requests.get();
     }
 
     @Override
@@ -155,11 +134,10 @@ public final class FakeHttpService implements FaultPoint, AutoCloseable {
             Request req = keys.onRequest(raw, effect);
             Fault fault = null;
             if (effect) {
-                requests.incrementAndGet();
                 lastEffectRequest = req.method() + " /" + req.path().replaceFirst("^/", "");
-                fault = armed.getAndSet(null);
+                fault = effectRequest();
             } else if (faultAnyRequest) {
-                fault = armed.getAndSet(null);
+                fault = takeFault();
             }
             if (fault instanceof Fault.RateLimit r) {
                 send(ex, new Response(429, "{\"error\":\"rate limited\"}",

@@ -42,8 +42,6 @@ final class FaultChecks<T> extends FailureChecks<T> {
             return lost;
         }
         Scenario s = new Scenario();
-        int e0 = effects.getAsInt();
-        int r0 = faults.requests();
         int k0 = kit.keys().mark();
         boolean crashed = false;
         Seen before = null;
@@ -61,19 +59,19 @@ final class FaultChecks<T> extends FailureChecks<T> {
         crashed |= s.process.get().dead();
         if (!crashed) {
             return Verdict.fail(Check.KILL_MID_CALL, tool, "no effect request reached the fault point ("
-                    + (faults.requests() - r0) + " request(s)); the call " + before.describe(),
+                    + s.requests() + " request(s)); the call " + before.describe(),
                     "point .faultsAt(...) at the receiver this tool calls (for the kit's fake service: the effect"
                             + " requests are those that are not GET or HEAD unless effectRequests(...) says otherwise)");
         }
         awaitIdle(STRAGGLER_WAIT);
-        int landed = effects.getAsInt() - e0;
+        int landed = s.effects();
         s.restart();
         Seen after;
         try (Task t = Task.open(s.taskId, taskBudget)) {
             after = Seen.of(retry(), s.view);
         }
         awaitIdle(STRAGGLER_WAIT);
-        int total = effects.getAsInt() - e0;
+        int total = s.effects();
         List<KeyRelay.Sent> keyed = kit.keys().since(k0);
         List<String> keys = keyed.stream().map(KeyRelay.Sent::key).distinct().toList();
         ProbeResult probe = s.records(RecordType.PROBE).stream().map(JournalRecord::probe).filter(Objects::nonNull)
@@ -156,8 +154,6 @@ final class FaultChecks<T> extends FailureChecks<T> {
 
     Verdict slowSuccess(String tool) {
         Scenario s = new Scenario();
-        int e0 = effects.getAsInt();
-        int r0 = faults.requests();
         Seen first = null;
         Seen second = null;
         String unfinished = null;
@@ -173,7 +169,7 @@ final class FaultChecks<T> extends FailureChecks<T> {
         try (Task t = Task.open(s.taskId, SLOW_BUDGET)) {
             Future<Seen> f1 = pool.submit(Task.wrap(() -> Seen.of(call, s.view)));
             long until = System.nanoTime() + SLOW_BUDGET.toNanos();
-            while (faults.requests() == r0 && System.nanoTime() < until && !f1.isDone()) {
+            while (s.requests() == 0 && System.nanoTime() < until && !f1.isDone()) {
                 Thread.sleep(5);
             }
             // the model, tired of waiting, retries while the first is still at the receiver
@@ -193,8 +189,8 @@ final class FaultChecks<T> extends FailureChecks<T> {
         // that lands after its caller gave up is still an effect
         awaitBodies(s.log, judgeAt);
         awaitIdle(Duration.ofNanos(Math.max(0, judgeAt - System.nanoTime())).plus(SLOW_DELAY));
-        int delta = effects.getAsInt() - e0;
-        int requests = faults.requests() - r0;
+        int delta = s.effects();
+        int requests = s.requests();
         String happened = "the effect landed " + SLOW_DELAY.toMillis() + " ms into a " + SLOW_BUDGET.toMillis()
                 + " ms budget while a rephrased retry came in: " + requests + " request(s), " + delta + " effect(s);"
                 + " first " + (first == null ? "had not returned" : first.describe()) + "; retry "
@@ -229,8 +225,6 @@ final class FaultChecks<T> extends FailureChecks<T> {
 
     Verdict rateLimit(String tool) {
         Scenario s = new Scenario();
-        int e0 = effects.getAsInt();
-        int r0 = faults.requests();
         Seen limited;
         Seen early;
         Seen later;
@@ -242,9 +236,9 @@ final class FaultChecks<T> extends FailureChecks<T> {
             // Retry-After counts from the answer, as the engine counts it from the attempt's end
             long at = System.nanoTime();
             faults.disarm();
-            r1 = faults.requests();
+            r1 = s.requests();
             early = Seen.of(retry(), s.view);
-            r2 = faults.requests();
+            r2 = s.requests();
             long wait = TimeUnit.SECONDS.toNanos(RATE_LIMIT_SECONDS) + TimeUnit.MILLISECONDS.toNanos(50)
                     - (System.nanoTime() - at);
             if (wait > 0) {
@@ -258,12 +252,12 @@ final class FaultChecks<T> extends FailureChecks<T> {
         } finally {
             faults.disarm();
         }
-        int delta = effects.getAsInt() - e0;
+        int delta = s.effects();
         Long retryAfter = limited.outcome().map(Outcome::retryAfterS).orElse(null);
         String happened = "429 with Retry-After: " + RATE_LIMIT_SECONDS + "; the call " + limited.describe()
-                + " after " + (r1 - r0) + " request(s); an immediate retry " + early.describe() + " with "
+                + " after " + r1 + " request(s); an immediate retry " + early.describe() + " with "
                 + (r2 - r1) + " more request(s); after the wait " + later.describe() + "; " + delta + " effect(s)";
-        if (r1 - r0 > 1) {
+        if (r1 > 1) {
             return Verdict.fail(Check.RATE_LIMIT, tool, happened, "the tool called the receiver again right after the"
                     + " 429 without waiting: remove its own retry; report the 429 and let the engine hold the retry");
         }
@@ -285,14 +279,9 @@ final class FaultChecks<T> extends FailureChecks<T> {
 
     Verdict partialBatch(String tool) {
         Scenario s = new Scenario();
-        int e0 = effects.getAsInt();
-        Seen first;
-        Seen retry;
-        try (Task t = Task.open(s.taskId, taskBudget)) {
-            first = Seen.of(call, s.view);
-            retry = Seen.of(call, s.view);
-        }
-        int delta = effects.getAsInt() - e0;
+        // the second call is the retry: what it sent is read from the call log below, not from its answer
+        Seen first = s.callThen(call).first();
+        int delta = s.effects();
         List<CallLog.Entry> entries = s.log.entries();
         int sent = entries.isEmpty() ? 0 : size(entries.get(0).args());
         List<Outcome.Item> items = first.outcome().map(Outcome::items).orElse(List.of());
@@ -332,7 +321,6 @@ final class FaultChecks<T> extends FailureChecks<T> {
      */
     Verdict lostAnswer(String tool, EffectfulTool spec) {
         Scenario s = new Scenario();
-        int e0 = effects.getAsInt();
         Seen seen;
         faults.arm(new Fault.DropAfterEffect(() -> { }));
         try (Task t = Task.open(s.taskId, taskBudget)) {
@@ -341,7 +329,7 @@ final class FaultChecks<T> extends FailureChecks<T> {
             faults.disarm();
         }
         awaitIdle(STRAGGLER_WAIT);
-        int landed = effects.getAsInt() - e0;
+        int landed = s.effects();
         String happened = "the effect landed (" + landed + ") and the connection dropped, the process alive: the call "
                 + seen.describe();
         if (deniesEffect(seen, landed)) {

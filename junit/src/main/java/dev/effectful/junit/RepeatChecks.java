@@ -26,20 +26,19 @@ final class RepeatChecks<T> extends FailureChecks<T> {
 
     Verdict duplicateDelivery(String tool, Method method, EffectfulTool spec, List<Verdict> audit) {
         Scenario s = new Scenario();
-        int e0 = effects.getAsInt();
         Seen first;
         Seen second;
         int afterFirst;
         try (Task t = Task.open(s.taskId, taskBudget)) {
             first = Seen.of(call, s.view);
-            afterFirst = effects.getAsInt() - e0;
+            afterFirst = s.effects();
             if (first.ok() && !spec.probe().isEmpty()) {
                 audit.add(probeSeesEffect(tool, spec, s));
             }
             second = Seen.of(retry(), s.view);
         }
         awaitIdle(STRAGGLER_WAIT);
-        int delta = effects.getAsInt() - e0;
+        int delta = s.effects();
         String happened = "called twice in one task (the second rephrased): " + delta + " effect(s); first "
                 + first.describe() + "; second " + second.describe();
         if (deniesEffect(first, afterFirst)) {
@@ -130,23 +129,16 @@ final class RepeatChecks<T> extends FailureChecks<T> {
     /** A READ tool called twice: it runs each time by design, so it must change nothing at the receiver. */
     Verdict readOnly(String tool) {
         Scenario s = new Scenario();
-        int e0 = effects.getAsInt();
-        int r0 = faults.requests();
-        Seen first;
-        Seen second;
-        try (Task t = Task.open(s.taskId, taskBudget)) {
-            first = Seen.of(call, s.view);
-            second = Seen.of(retry(), s.view);
-        }
+        TwoCalls calls = s.callThen(retry());
         awaitIdle(STRAGGLER_WAIT);
-        int delta = effects.getAsInt() - e0;
+        int delta = s.effects();
         FakeHttpService http = faults instanceof FakeHttpService f ? f : null;
         // every request through FakeHooks.around counts, reads included: there only the counted effects say it
-        int effectRequests = http == null ? 0 : faults.requests() - r0;
+        int effectRequests = http == null ? 0 : s.requests();
         String happened = "called twice (a READ runs every time): " + delta + " effect(s) at the receiver"
                 + (http == null ? "" : ", " + effectRequests + " effect request(s)" + (effectRequests == 0 ? ""
-                : " (the last " + http.lastEffectRequest() + ")")) + "; first " + first.describe() + "; second "
-                + second.describe();
+                : " (the last " + http.lastEffectRequest() + ")")) + "; first " + calls.first().describe() + "; second "
+                + calls.second().describe();
         if (delta > 0 || effectRequests > 0) {
             return Verdict.fail(Check.DUPLICATE_DELIVERY, tool, happened, "a READ tool changed the receiver's state, and"
                     + " a READ is never deduplicated, probed or held, so every retry does it again: declare it"

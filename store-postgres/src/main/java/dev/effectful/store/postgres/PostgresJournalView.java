@@ -74,42 +74,19 @@ public final class PostgresJournalView implements StoreView {
 
     @Override
     public Resolution resolve(String intentKey, boolean applied, String note, String resultJson) {
-        try {
-            return resolveOrThrow(intentKey, applied, note, applied ? resultJson : null);
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
-    }
-
-    private Resolution resolveOrThrow(String intentKey, boolean applied, String note, String resultJson) throws SQLException {
-        return db.withConnection(deadline(), c -> {
-            FleetSchema.migrate(c);
-            try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?, effect_applied = ?,"
-                    + " result = ?, result_stored = ?, message = ?, lease_until = NULL, updated_at = now()"
-                    + " WHERE intent_key = ? AND NOT coalesce(lease_until > now(), false)"
-                    // only an intent still waiting for a person: of two verdicts at once the second finds it decided
-                    + " AND phase IN " + PhaseWords.UNRESOLVED)) {
-                ps.setString(1, (applied ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED).word());
-                ps.setString(2, applied ? "yes" : "no");
-                ps.setString(3, resultJson);
-                ps.setBoolean(4, resultJson != null);
-                ps.setString(5, note == null ? "resolved by a person" : note);
-                ps.setString(6, intentKey);
-                if (ps.executeUpdate() == 1) {
-                    return Resolution.RESOLVED;
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(lease_until > now(), false)"
-                    + " FROM effectful_intents WHERE intent_key = ?")) {
-                ps.setString(1, intentKey);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return Resolution.NO_SUCH_INTENT;
-                    }
-                    return rs.getBoolean(1) ? Resolution.STILL_RUNNING : Resolution.NOT_AWAITING_APPROVAL;
-                }
-            }
-        });
+        String result = applied ? resultJson : null;
+        return decide(intentKey, true, "UPDATE effectful_intents SET phase = ?, effect_applied = ?,"
+                + " result = ?, result_stored = ?, message = ?, lease_until = NULL, updated_at = now()"
+                + " WHERE intent_key = ? AND NOT coalesce(lease_until > now(), false)"
+                // only an intent still waiting for a person: of two verdicts at once the second finds it decided
+                + " AND phase IN " + PhaseWords.UNRESOLVED, ps -> {
+                    ps.setString(1, (applied ? Phase.RESOLVED_APPLIED : Phase.RESOLVED_NOT_APPLIED).word());
+                    ps.setString(2, applied ? "yes" : "no");
+                    ps.setString(3, result);
+                    ps.setBoolean(4, result != null);
+                    ps.setString(5, note == null ? "resolved by a person" : note);
+                    ps.setString(6, intentKey);
+                });
     }
 
     @Override
@@ -123,14 +100,11 @@ public final class PostgresJournalView implements StoreView {
     @Override
     public Resolution approve(String intentKey, Verdict verdict, String by, String note) {
         boolean approved = verdict.letsBodyRun();
-        try {
-            return db.withConnection(deadline(), c -> {
-                FleetSchema.migrate(c);
-                // only a request still waiting: a verdict never overturns another, nor an expiry
-                try (PreparedStatement ps = c.prepareStatement("UPDATE effectful_intents SET phase = ?,"
-                        + " effect_applied = CASE WHEN ? THEN effect_applied ELSE 'no' END, result = ?, result_stored = ?,"
-                        + " message = ?, approval_by = ?, retry_after_until = 0, updated_at = now()"
-                        + " WHERE intent_key = ? AND phase = " + PhaseWords.AWAITING_APPROVAL)) {
+        // only a request still waiting: a verdict never overturns another, nor an expiry
+        return decide(intentKey, false, "UPDATE effectful_intents SET phase = ?,"
+                + " effect_applied = CASE WHEN ? THEN effect_applied ELSE 'no' END, result = ?, result_stored = ?,"
+                + " message = ?, approval_by = ?, retry_after_until = 0, updated_at = now()"
+                + " WHERE intent_key = ? AND phase = " + PhaseWords.AWAITING_APPROVAL, ps -> {
                     ps.setString(1, Phase.after(verdict).word());
                     ps.setBoolean(2, approved);
                     ps.setString(3, approved ? null : note);
@@ -138,14 +112,32 @@ public final class PostgresJournalView implements StoreView {
                     ps.setString(5, note);
                     ps.setString(6, by);
                     ps.setString(7, intentKey);
+                });
+    }
+
+    /**
+     * A person's verdict on the fleet's row of {@code intentKey}: {@code update}, bound by {@code binder}, changes
+     * the row only while it still waits for that verdict. When it changes nothing, the row as it stands says why:
+     * none, still held by a running call (only where {@code leaseCounts}), or decided otherwise already.
+     */
+    private Resolution decide(String intentKey, boolean leaseCounts, String update, Binder binder) {
+        try {
+            return db.withConnection(deadline(), c -> {
+                FleetSchema.migrate(c);
+                try (PreparedStatement ps = c.prepareStatement(update)) {
+                    binder.bind(ps);
                     if (ps.executeUpdate() == 1) {
                         return Resolution.RESOLVED;
                     }
                 }
-                try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM effectful_intents WHERE intent_key = ?")) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(lease_until > now(), false)"
+                        + " FROM effectful_intents WHERE intent_key = ?")) {
                     ps.setString(1, intentKey);
                     try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? Resolution.NOT_AWAITING_APPROVAL : Resolution.NO_SUCH_INTENT;
+                        if (!rs.next()) {
+                            return Resolution.NO_SUCH_INTENT;
+                        }
+                        return leaseCounts && rs.getBoolean(1) ? Resolution.STILL_RUNNING : Resolution.NOT_AWAITING_APPROVAL;
                     }
                 }
             });

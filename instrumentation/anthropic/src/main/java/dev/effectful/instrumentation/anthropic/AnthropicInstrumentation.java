@@ -7,11 +7,6 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 import java.util.List;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * The Anthropic Java SDK's {@code BetaToolRunner}: its iteration (a lazy sequence the application walks
@@ -31,10 +26,7 @@ public final class AnthropicInstrumentation extends NamedInstrumentation {
 
     /** Built when asked, never in a static field: the agent instantiates every instrumentation at premain. */
     private static ElementMatcher<MethodDescription> toolTurn() {
-        return named("generateToolResponse")
-                .and(takesArguments(1))
-                .and(takesArgument(0, named("com.anthropic.models.beta.messages.BetaMessageParam")))
-                .and(not(isAbstract()));
+        return concreteMethod("generateToolResponse", 1, 0, "com.anthropic.models.beta.messages.BetaMessageParam");
     }
 
     /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
@@ -44,9 +36,6 @@ public final class AnthropicInstrumentation extends NamedInstrumentation {
 
     @Override
     public List<AsmVisitorWrapper> advice(String internalName) {
-        if (!RUNNER.equals(internalName)) {
-            return List.of();
-        }
-        return List.of(inlined(ToolRunnerStepAdvice.NAME, toolTurn()));
+        return inlinedIn(internalName, ToolRunnerStepAdvice.NAME, toolTurn());
     }
 }

@@ -7,11 +7,8 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 import java.util.List;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * Embabel ({@code com.embabel.agent:embabel-agent-api}): a tool loop of an agent process runs in the task
@@ -32,8 +29,7 @@ public final class EmbabelInstrumentation extends NamedInstrumentation {
 
     /** Built when asked, never in a static field: a static matcher would load Byte Buddy at every premain. */
     static ElementMatcher<MethodDescription> execute() {
-        return named("execute").and(takesArguments(3)).and(takesArgument(0, named("java.util.List")))
-                .and(takesArgument(1, named("java.util.List"))).and(not(isAbstract()));
+        return concreteMethod("execute", 3, 0, "java.util.List").and(takesArgument(1, named("java.util.List")));
     }
 
     /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
@@ -43,9 +39,6 @@ public final class EmbabelInstrumentation extends NamedInstrumentation {
 
     @Override
     public List<AsmVisitorWrapper> advice(String internalName) {
-        if (!LOOP.equals(internalName)) {
-            return List.of();
-        }
-        return List.of(inlined(ToolLoopAdvice.NAME, execute()));
+        return inlinedIn(internalName, ToolLoopAdvice.NAME, execute());
     }
 }

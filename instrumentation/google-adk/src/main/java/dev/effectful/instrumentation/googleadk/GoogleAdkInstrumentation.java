@@ -7,11 +7,6 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 import java.util.List;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * Google ADK Java: every tool call of an agent run ({@code Runner.runAsync(userId, sessionId, ...)})
@@ -42,8 +37,8 @@ public final class GoogleAdkInstrumentation extends NamedInstrumentation {
      */
     static ElementMatcher<MethodDescription> toolCall(String internalName) {
         return FUNCTIONS.equals(internalName)
-                ? named("callTool").and(takesArguments(3)).and(takesArgument(2, named(TOOL_CONTEXT))).and(not(isAbstract()))
-                : named("runAsync").and(takesArguments(2)).and(takesArgument(1, named(TOOL_CONTEXT))).and(not(isAbstract()));
+                ? concreteMethod("callTool", 3, 2, TOOL_CONTEXT)
+                : concreteMethod("runAsync", 2, 1, TOOL_CONTEXT);
     }
 
     /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
@@ -53,9 +48,6 @@ public final class GoogleAdkInstrumentation extends NamedInstrumentation {
 
     @Override
     public List<AsmVisitorWrapper> advice(String internalName) {
-        if (!FUNCTIONS.equals(internalName) && !FUNCTION_TOOL.equals(internalName)) {
-            return List.of();
-        }
-        return List.of(inlined(ToolCallAdvice.NAME, toolCall(internalName)));
+        return inlinedIn(internalName, ToolCallAdvice.NAME, toolCall(internalName));
     }
 }

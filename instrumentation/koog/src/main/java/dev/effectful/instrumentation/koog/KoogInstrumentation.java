@@ -6,20 +6,12 @@ import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;
 import net.bytebuddy.description.field.FieldList;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 import java.util.List;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * JetBrains Koog ({@code ai.koog:koog-agents}): every tool call of an agent run runs in the task of the
@@ -41,8 +33,7 @@ public final class KoogInstrumentation extends NamedInstrumentation {
      * premain, and a static matcher would load Byte Buddy on every application's start path.
      */
     static ElementMatcher<MethodDescription> executeTool() {
-        return named("executeTool").and(takesArguments(2)).and(takesArgument(1, named("kotlin.coroutines.Continuation")))
-                .and(not(isAbstract()));
+        return concreteMethod("executeTool", 2, 1, "kotlin.coroutines.Continuation");
     }
 
     /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
@@ -52,11 +43,8 @@ public final class KoogInstrumentation extends NamedInstrumentation {
 
     @Override
     public List<AsmVisitorWrapper> advice(String internalName) {
-        if (!ENVIRONMENT.equals(internalName)) {
-            return List.of();
-        }
-        AsmVisitorWrapper advice = inlined(ToolCallAdvice.NAME, executeTool());
-        return List.of(new WithContextField(advice));
+        return inlinedIn(internalName, ToolCallAdvice.NAME, executeTool()).stream()
+                .<AsmVisitorWrapper>map(WithContextField::new).toList();
     }
 
     /**
@@ -70,12 +58,9 @@ public final class KoogInstrumentation extends NamedInstrumentation {
         }
 
         @Override
-        public ClassVisitor wrap(TypeDescription type, ClassVisitor visitor, Implementation.Context context, TypePool pool,
-                                 FieldList<FieldDescription.InDefinedShape> fields, MethodList<?> methods,
-                                 int writerFlags, int readerFlags) {
-            boolean fits = !fields.filter(named("context")).isEmpty()
+        protected boolean fits(TypeDescription type, FieldList<FieldDescription.InDefinedShape> fields) {
+            return !fields.filter(named("context")).isEmpty()
                     && fields.filter(named("context")).getOnly().getType().asErasure().getName().equals(CONTEXT);
-            return fits ? super.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags) : visitor;
         }
     }
 }

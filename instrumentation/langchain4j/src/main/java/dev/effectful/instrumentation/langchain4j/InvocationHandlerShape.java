@@ -6,12 +6,8 @@ import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.field.FieldDescription;
 import net.bytebuddy.description.field.FieldList;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -40,15 +36,13 @@ final class InvocationHandlerShape extends ForwardingVisitorWrapper {
     }
 
     @Override
-    public ClassVisitor wrap(TypeDescription type, ClassVisitor visitor, Implementation.Context context, TypePool pool,
-                             FieldList<FieldDescription.InDefinedShape> fields, MethodList<?> methods,
-                             int writerFlags, int readerFlags) {
+    protected boolean fits(TypeDescription type, FieldList<FieldDescription.InDefinedShape> fields) {
         if (!fits(type)) {
             AgentLog.debug("effectful: " + type.getName() + " is not the AI-service InvocationHandler this LangChain4j"
                     + " instrumentation knows; AI-service invocations open no task (use Task.open around the call)");
-            return visitor;
+            return false;
         }
-        return super.wrap(type, visitor, context, pool, fields, methods, writerFlags, readerFlags);
+        return true;
     }
 
     /** Whether {@code type} is the proxy's invocation handler with its {@code invoke} declared. */

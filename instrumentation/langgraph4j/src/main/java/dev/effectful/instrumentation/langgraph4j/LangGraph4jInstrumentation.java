@@ -7,11 +7,6 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 import java.util.List;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * LangGraph4j (the graph runtime under its LangChain4j {@code AgentExecutor}): a graph run with a
@@ -38,10 +33,9 @@ public final class LangGraph4jInstrumentation extends NamedInstrumentation {
      */
     static ElementMatcher<MethodDescription> graphStep(String internalName) {
         if (NODE_GENERATOR.equals(internalName)) {
-            return named("applyAction").and(takesArguments(4)).and(takesArgument(3, named(CONFIG))).and(not(isAbstract()));
+            return concreteMethod("applyAction", 4, 3, CONFIG);
         }
-        return named("invokeFinal").and(takesArguments(2)).and(takesArgument(1, named(CONFIG))).and(not(isAbstract()))
-                .or(named("nextNodeId").and(takesArguments(4)).and(takesArgument(3, named(CONFIG))).and(not(isAbstract())));
+        return concreteMethod("invokeFinal", 2, 1, CONFIG).or(concreteMethod("nextNodeId", 4, 3, CONFIG));
     }
 
     /** Made by {@link java.util.ServiceLoader} in the agent's loader. */
@@ -51,9 +45,6 @@ public final class LangGraph4jInstrumentation extends NamedInstrumentation {
 
     @Override
     public List<AsmVisitorWrapper> advice(String internalName) {
-        if (!COMPILED_GRAPH.equals(internalName) && !NODE_GENERATOR.equals(internalName)) {
-            return List.of();
-        }
-        return List.of(inlined(GraphRunAdvice.NAME, graphStep(internalName)));
+        return inlinedIn(internalName, GraphRunAdvice.NAME, graphStep(internalName));
     }
 }

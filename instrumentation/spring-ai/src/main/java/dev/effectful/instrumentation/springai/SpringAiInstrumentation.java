@@ -48,9 +48,6 @@ public final class SpringAiInstrumentation extends NamedInstrumentation {
 
     @Override
     public List<AsmVisitorWrapper> advice(String internalName) {
-        if (!CALL_RESPONSE_SPEC.equals(internalName)) {
-            return List.of();
-        }
-        return List.of(inlined(ChatClientCallAdvice.NAME, blockingCall()));
+        return inlinedIn(internalName, ChatClientCallAdvice.NAME, blockingCall());
     }
 }
