@@ -11,9 +11,9 @@ import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.core.keys.IntentKeys;
 import dev.effectful.core.log.LogSink;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -39,17 +39,12 @@ class KeyHeadersTest {
     static Path journal;
     static EngineHarness harness;
 
-    static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+    @RegisterExtension
+    static final LogCapture WARNINGS = LogCapture.of(LogSink.Level.WARN, LogSink.Level.WARN);
 
     @BeforeAll
     static void engine() {
-        LogCapture.record(LogSink.Level.WARN, LogSink.Level.WARN, WARNINGS);
         harness = new EngineHarness(journal);
-    }
-
-    @AfterAll
-    static void restoreLog() {
-        LogCapture.restore();
     }
 
     /** A batch row. */
@@ -227,7 +222,7 @@ class KeyHeadersTest {
             harness.call(tools, "silentOrder", "dan");
             harness.call(tools, "createOrder", "dan", "sent through a covered client");
         }
-        assertThat(WARNINGS).filteredOn(w -> w.contains("carrying the key")).hasSize(1)
+        assertThat(WARNINGS.messages()).filteredOn(w -> w.contains("carrying the key")).hasSize(1)
                 .allMatch(w -> w.contains("silent_order") && w.contains("requestKey()"));
     }
 
@@ -237,11 +232,11 @@ class KeyHeadersTest {
         try (Task t = Task.open("t-own", Duration.ofSeconds(30))) {
             harness.call(tools, "stripeLike", "erin", true);
         }
-        assertThat(WARNINGS).noneMatch(w -> w.contains("stripe_like"));
+        assertThat(WARNINGS.messages()).noneMatch(w -> w.contains("stripe_like"));
         try (Task t = Task.open("t-own-random", Duration.ofSeconds(30))) {
             harness.call(tools, "stripeLike", "frank", false);
         }
-        assertThat(WARNINGS).filteredOn(w -> w.contains("stripe_like")).hasSize(1)
+        assertThat(WARNINGS.messages()).filteredOn(w -> w.contains("stripe_like")).hasSize(1)
                 .allMatch(w -> w.contains("kept as is") && w.contains("setIdempotencyKey"));
     }
 

@@ -6,16 +6,14 @@ import dev.effectful.IntentKey;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.core.log.LogSink;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,17 +29,13 @@ class ProbeFormsTest {
     static Path journal;
 
     static EngineHarness harness;
-    static final List<String> ERRORS = new CopyOnWriteArrayList<>();
+
+    @RegisterExtension
+    static final LogCapture ERRORS = LogCapture.of(LogSink.Level.ERROR, LogSink.Level.DEBUG);
 
     @BeforeAll
     static void engine() {
-        LogCapture.record(LogSink.Level.ERROR, LogSink.Level.DEBUG, ERRORS);
         harness = new EngineHarness(journal);
-    }
-
-    @AfterAll
-    static void quiet() {
-        LogCapture.restore();
     }
 
     /** Each tool's first call loses its answer; later calls succeed. What the probe answers is set per test. */
@@ -232,7 +226,7 @@ class ProbeFormsTest {
         Object repeat = repeatAfterLostAnswer(tools, "sendWrong", "g");
         assertThat((String) repeat).startsWith("THROWN {\"outcome\":\"unknown\"");
         assertThat(tools.bodies).hasValue(1);
-        assertThat(ERRORS).anySatisfy(e -> assertThat(e).contains("probe findWrong").contains("returns long")
+        assertThat(ERRORS.messages()).anySatisfy(e -> assertThat(e).contains("probe findWrong").contains("returns long")
                 .contains("it must return String, Optional<String>, boolean or Boolean"));
     }
 }
