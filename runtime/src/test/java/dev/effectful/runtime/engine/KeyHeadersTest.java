@@ -11,12 +11,9 @@ import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.core.keys.IntentKeys;
 import dev.effectful.core.log.LogSink;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,17 +32,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class KeyHeadersTest {
 
-    @TempDir
-    static Path journal;
-    static EngineHarness harness;
+    @RegisterExtension
+    static final EngineHarness.PerClass harness = EngineHarness.perClass();
 
     @RegisterExtension
     static final LogCapture WARNINGS = LogCapture.of(LogSink.Level.WARN, LogSink.Level.WARN);
-
-    @BeforeAll
-    static void engine() {
-        harness = new EngineHarness(journal);
-    }
 
     /** A batch row. */
     public record Row(@ItemKey String id) {

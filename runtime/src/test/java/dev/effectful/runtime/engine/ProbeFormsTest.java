@@ -6,12 +6,9 @@ import dev.effectful.IntentKey;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.core.log.LogSink;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,18 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProbeFormsTest {
 
-    @TempDir
-    static Path journal;
-
-    static EngineHarness harness;
+    @RegisterExtension
+    static final EngineHarness.PerClass harness = EngineHarness.perClass();
 
     @RegisterExtension
     static final LogCapture ERRORS = LogCapture.of(LogSink.Level.ERROR, LogSink.Level.DEBUG);
-
-    @BeforeAll
-    static void engine() {
-        harness = new EngineHarness(journal);
-    }
 
     /** Each tool's first call loses its answer; later calls succeed. What the probe answers is set per test. */
     public static class Tools {
