@@ -162,9 +162,7 @@ class SnapshotIntentsTest {
     @Test
     void aDamagedSnapshotIsPassedOverForTheWholeJournal() throws IOException {
         writeJournalWithSnapshot(50);
-        SnapshotIntents.enabled = false;
-        Run full = run("--json", "unresolved");
-        SnapshotIntents.enabled = true;
+        Run full = unresolvedFromTheWholeJournal();
 
         Path snapshot = IndexSnapshot.file(dir);
         byte[] bytes = Files.readAllBytes(snapshot);
@@ -176,9 +174,7 @@ class SnapshotIntentsTest {
     @Test
     void aSnapshotOfAnotherJournalIsPassedOver() throws IOException {
         writeJournalWithSnapshot(50);
-        SnapshotIntents.enabled = false;
-        Run full = run("--json", "unresolved");
-        SnapshotIntents.enabled = true;
+        Run full = unresolvedFromTheWholeJournal();
 
         // as if the journal were replaced: the record the snapshot ends at has another key
         LocalIntentIndex other = new LocalIntentIndex();
@@ -203,9 +199,7 @@ class SnapshotIntentsTest {
             index.writeSnapshot(dir, last, "00000000000000000000000000000b02");
             j.append(intent("t-1", "send_sms", Kind.SEND, retried, 2, T0 + 200));
         }
-        SnapshotIntents.enabled = false;
-        Run full = run("--json", "unresolved");
-        SnapshotIntents.enabled = true;
+        Run full = unresolvedFromTheWholeJournal();
         assertThat(full.out()).contains("\"probe\":\"absent\"");
         assertFallsBackTo(full);
     }
@@ -256,6 +250,16 @@ class SnapshotIntentsTest {
             agent.get(60, TimeUnit.SECONDS);
             assertThat(snapshots.get()).as("snapshots rewritten during the reads").isGreaterThanOrEqualTo(8);
             assertThat(fromSnapshot).as("reads answered from a snapshot").isPositive();
+        }
+    }
+
+    /** What {@code --json unresolved} prints when the snapshot is not read: the answer a fallback must match. */
+    private Run unresolvedFromTheWholeJournal() {
+        SnapshotIntents.enabled = false;
+        try {
+            return run("--json", "unresolved");
+        } finally {
+            SnapshotIntents.enabled = true;
         }
     }
 

@@ -38,8 +38,7 @@ class BugClassesTest {
 
     @Test
     void anOutcomeThatDeniesALandedEffectFailsNamingTheOverride() {
-        Verdict kill = MailScenario.failsOnly(kit, BrokenMailTools.DeniesLostAnswer.class,
-                BrokenMailTools.DeniesLostAnswer::new, Check.KILL_MID_CALL);
+        Verdict kill = MailScenario.failsOnly(kit, BrokenMailTools.DeniesLostAnswer.class, Check.KILL_MID_CALL);
         assertThat(kill.happened()).contains("the effect landed (1) and the connection dropped, the process alive")
                 .contains("retryable/effect no");
         assertThat(kill.change()).contains("retryableOn UncheckedIOException")
@@ -48,8 +47,7 @@ class BugClassesTest {
 
     @Test
     void aBodyThatOutlivesItsDeadlineFailsNamingTheInterrupt() {
-        Verdict slow = MailScenario.failsOnly(kit, BrokenMailTools.SwallowsInterrupt.class,
-                BrokenMailTools.SwallowsInterrupt::new, Check.SLOW_SUCCESS);
+        Verdict slow = MailScenario.failsOnly(kit, BrokenMailTools.SwallowsInterrupt.class, Check.SLOW_SUCCESS);
         assertThat(slow.happened()).containsPattern("a body ended \\d+ ms after its deadline");
         assertThat(slow.change()).contains("let InterruptedException end the body, or check Thread.interrupted()");
     }

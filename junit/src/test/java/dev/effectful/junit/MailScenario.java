@@ -2,7 +2,6 @@ package dev.effectful.junit;
 
 import java.lang.reflect.InvocationTargetException;
 import java.net.URI;
-import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,10 +17,14 @@ final class MailScenario {
     private MailScenario() {
     }
 
-    /** Every check of the kit on {@code type}, built by {@code make} over the service's address. */
-    static <T> Report mail(EffectfulKit kit, Class<T> type, Function<URI, T> make, Receivers.Mailbox box) {
+    /**
+     * Every check of the kit on the mail tool {@code type}, made by its public constructor over the service's
+     * address (as every sample mail tool is), against a mailbox of its own.
+     */
+    static <T> Report mail(EffectfulKit kit, Class<T> type) {
+        Receivers.Mailbox box = new Receivers.Mailbox();
         FakeHttpService svc = kit.httpService(box).errorAnswer(ERROR_200);
-        return kit.tool(type, () -> make.apply(svc.uri()))
+        return kit.tool(type, () -> overAddress(type, svc.uri()))
                 .call(t -> send(t, "Your order 7741 has shipped."))
                 .rephrased(t -> send(t, "Good news: order 7741 is on its way!"))
                 .effects(box::count)
@@ -33,8 +36,8 @@ final class MailScenario {
      * The mail run of {@code type}, which must fail {@code check} and nothing else: that check's verdict, for
      * what a test asserts of it beside.
      */
-    static <T> Verdict failsOnly(EffectfulKit kit, Class<T> type, Function<URI, T> make, Check check) {
-        Report report = mail(kit, type, make, new Receivers.Mailbox());
+    static Verdict failsOnly(EffectfulKit kit, Class<?> type, Check check) {
+        Report report = mail(kit, type);
         failedOnly(report, check);
         return failed(report, check);
     }
@@ -49,6 +52,14 @@ final class MailScenario {
     /** The report's failures are {@code check}'s alone. */
     static void failedOnly(Report report, Check check) {
         assertThat(report.failures()).extracting(Verdict::check).containsExactly(check);
+    }
+
+    private static <T> T overAddress(Class<T> type, URI base) {
+        try {
+            return type.getConstructor(URI.class).newInstance(base);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(type.getName() + " is not made by a public constructor over the service's address", e);
+        }
     }
 
     /** The tool's {@code sendEmail("order-7741", text)}, whichever class declares it, throwing what it throws. */

@@ -23,8 +23,8 @@ class SixFailuresTest {
     @RegisterExtension
     final EffectfulKit kit = new EffectfulKit();
 
-    private <T> Report mail(Class<T> type, Function<URI, T> make, Receivers.Mailbox box) {
-        return MailScenario.mail(kit, type, make, box);
+    private Report mail(Class<?> type) {
+        return MailScenario.mail(kit, type);
     }
 
     /** What a batch tool writes: three rows, the second of which the sheet refuses. */
@@ -46,7 +46,7 @@ class SixFailuresTest {
 
     @Test
     void aCorrectSendToolPassesAllSixThatApplyInUnderTenSeconds() {
-        Report report = mail(MailTools.class, MailTools::new, new Receivers.Mailbox());
+        Report report = mail(MailTools.class);
 
         report.assertPassed();
         assertThat(report.verdicts()).extracting(Verdict::check).contains(Check.KILL_MID_CALL,
@@ -57,7 +57,7 @@ class SixFailuresTest {
 
     @Test
     void aSendWithoutAProbeFailsTheKillCheckNamingTheProbeToAdd() {
-        Report report = mail(BrokenMailTools.NoProbe.class, BrokenMailTools.NoProbe::new, new Receivers.Mailbox());
+        Report report = mail(BrokenMailTools.NoProbe.class);
 
         Verdict kill = MailScenario.failed(report, Check.KILL_MID_CALL);
         assertThat(kill.tool()).isEqualTo("NoProbe.sendEmail");
@@ -68,7 +68,7 @@ class SixFailuresTest {
 
     @Test
     void aProbeThatNeverFindsFailsTheKillCheckWithTwoEffects() {
-        Report report = mail(BrokenMailTools.BlindProbe.class, BrokenMailTools.BlindProbe::new, new Receivers.Mailbox());
+        Report report = mail(BrokenMailTools.BlindProbe.class);
 
         Verdict kill = MailScenario.failed(report, Check.KILL_MID_CALL);
         assertThat(kill.happened()).contains("probe absent").contains("2 effect(s) in all");
@@ -79,7 +79,7 @@ class SixFailuresTest {
 
     @Test
     void aKeyBuiltFromTheMessageTextFailsDuplicateDelivery() {
-        Report report = mail(BrokenMailTools.TextKeyed.class, BrokenMailTools.TextKeyed::new, new Receivers.Mailbox());
+        Report report = mail(BrokenMailTools.TextKeyed.class);
 
         Verdict dup = MailScenario.failed(report, Check.DUPLICATE_DELIVERY);
         assertThat(dup.tool()).isEqualTo("TextKeyed.sendEmail");
@@ -90,16 +90,14 @@ class SixFailuresTest {
 
     @Test
     void aToolWithoutACheckFailsTheErrorIn200Check() {
-        Verdict err = MailScenario.failsOnly(kit, BrokenMailTools.Unchecked.class,
-                BrokenMailTools.Unchecked::new, Check.ERROR_IN_SUCCESS);
+        Verdict err = MailScenario.failsOnly(kit, BrokenMailTools.Unchecked.class, Check.ERROR_IN_SUCCESS);
         assertThat(err.happened()).contains("ok, returned").contains("mailbox full");
         assertThat(err.change()).contains("add check = \"checkSendEmail\"");
     }
 
     @Test
     void aToolThatIgnoresRetryAfterFailsTheRateLimitCheck() {
-        Verdict rate = MailScenario.failsOnly(kit, BrokenMailTools.IgnoresRetryAfter.class,
-                BrokenMailTools.IgnoresRetryAfter::new, Check.RATE_LIMIT);
+        Verdict rate = MailScenario.failsOnly(kit, BrokenMailTools.IgnoresRetryAfter.class, Check.RATE_LIMIT);
         assertThat(rate.happened()).contains("after 2 request(s)");
         assertThat(rate.change()).contains("called the receiver again right after the 429");
     }
@@ -150,7 +148,7 @@ class SixFailuresTest {
         try {
             System.setOut(new java.io.PrintStream(printed, true));
             System.setErr(new java.io.PrintStream(printed, true));
-            report = mail(BrokenMailTools.NoProbe.class, BrokenMailTools.NoProbe::new, new Receivers.Mailbox());
+            report = mail(BrokenMailTools.NoProbe.class);
         } finally {
             System.setOut(out);
             System.setErr(err);

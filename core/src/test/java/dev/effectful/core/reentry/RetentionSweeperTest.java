@@ -9,6 +9,7 @@ import dev.effectful.core.journal.RecordType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,8 +36,36 @@ class RetentionSweeperTest {
                 .result("\"done\"").durationMs(0L).build();
     }
 
-    private static void append(ChronicleJournal j, LocalIntentIndex index, JournalRecord r) {
-        index.apply(j.append(r), r);
+    /** The agent's index over what the test appends. */
+    private final LocalIntentIndex index = new LocalIntentIndex();
+
+    /** Appends {@code records} in order, each folded into {@link #index} as the agent's writer does. */
+    private void append(ChronicleJournal j, JournalRecord... records) {
+        for (JournalRecord r : records) {
+            index.apply(j.append(r), r);
+        }
+    }
+
+    /** The journal the tests write, with one cycle file per second. */
+    private ChronicleJournal secondly() throws IOException {
+        return ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly");
+    }
+
+    /**
+     * What a restart rebuilds from what retention left: the journal replayed into {@code replayed}; returns
+     * the records of {@code key} that are still there.
+     */
+    private List<JournalRecord> replayAfterRestart(LocalIntentIndex replayed, String key) throws IOException {
+        List<JournalRecord> kept = new ArrayList<>();
+        try (ChronicleJournal j = ChronicleJournal.openReader(tmp.resolve("j"))) {
+            j.replay((i, rec) -> {
+                replayed.apply(i, rec);
+                if (key.equals(rec.intentKey())) {
+                    kept.add(rec);
+                }
+            });
+        }
+        return kept;
     }
 
     /** Waits (bounded) for the wall clock to enter the next cycle, so the next append starts a new file. */
@@ -58,23 +87,20 @@ class RetentionSweeperTest {
 
     @Test
     void deletesExpiredCyclesButNeverOneAnUnresolvedIntentOrAYoungKeyNeeds() throws Exception {
-        LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
+        try (ChronicleJournal j = secondly()) {
             // start at a cycle boundary, so each pair of appends below lands in one one-second cycle
             int oldCycle = nextCycle(j);
-            append(j, index, intent("old"));
-            append(j, index, ok("old"));
+            append(j, intent("old"), ok("old"));
             int unresolvedCycle = nextCycle(j);
-            append(j, index, intent("unresolved")); // the process "died": no outcome
+            append(j, intent("unresolved")); // the process "died": no outcome
             int sharedCycle = nextCycle(j);
-            append(j, index, intent("refreshed"));
-            append(j, index, ok("refreshed"));
-            int youngCycle = nextCycle(j);
+            append(j, intent("refreshed"), ok("refreshed"));
             // a later record of the same key keeps it remembered, so its older cycle must stay
-            append(j, index, JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind(Kind.SEND)
+            int youngCycle = nextCycle(j);
+            append(j, JournalRecord.of(RecordType.DEDUP).task("t").call("send").kind(Kind.SEND)
                     .intentKey("refreshed").started(System.currentTimeMillis()).build());
             nextCycle(j);
-            append(j, index, intent("newest"));
+            append(j, intent("newest"));
             assertThat(cycleFiles()).isEqualTo(5);
 
             // the window ends where the young cycle starts: the first three cycles have expired
@@ -95,7 +121,7 @@ class RetentionSweeperTest {
             assertThat(j.read(index.get("refreshed").orElseThrow().resultIndex())).get()
                     .extracting(JournalRecord::result).isEqualTo("\"done\"");
             // still writable after files went away under it
-            append(j, index, intent("after"));
+            append(j, intent("after"));
 
             // a second sweep finds nothing more to do
             assertThat(sweeper.sweep()).isEqualTo(new RetentionSweeper.Result(0, 0, 2));
@@ -116,19 +142,17 @@ class RetentionSweeperTest {
 
     @Test
     void aHeldIntentAskedAgainKeepsItsEvidenceButNotEveryCycleItWasRefusedIn() throws Exception {
-        LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
+        try (ChronicleJournal j = secondly()) {
             int heldCycle = nextCycle(j);
-            append(j, index, intent("held"));
-            append(j, index, unknown("held"));
+            append(j, intent("held"), unknown("held"));
             // the agent loop asks again and again: each answer is a refused record in a later cycle
             int refusedOnce = nextCycle(j);
-            append(j, index, refused("held"));
+            append(j, refused("held"));
             int refusedTwice = nextCycle(j);
-            append(j, index, refused("held"));
+            append(j, refused("held"));
             long cutoff = j.cycleEndMillis(refusedTwice);
             nextCycle(j);
-            append(j, index, intent("newest"));
+            append(j, intent("newest"));
 
             RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO, () -> cutoff).sweep();
 
@@ -138,25 +162,15 @@ class RetentionSweeperTest {
         }
         // what a restart rebuilds from what is left: still held, with its intent record
         LocalIntentIndex replayed = new LocalIntentIndex();
-        List<RecordType> types = new ArrayList<>();
-        try (ChronicleJournal j = ChronicleJournal.openReader(tmp.resolve("j"))) {
-            j.replay((i, rec) -> {
-                replayed.apply(i, rec);
-                if ("held".equals(rec.intentKey())) {
-                    types.add(rec.type());
-                }
-            });
-        }
-        assertThat(types).containsExactly(RecordType.INTENT, RecordType.OUTCOME);
+        assertThat(replayAfterRestart(replayed, "held")).extracting(JournalRecord::type)
+                .containsExactly(RecordType.INTENT, RecordType.OUTCOME);
         assertThat(replayed.get("held")).get().extracting(IntentState::phase).isEqualTo(Phase.UNKNOWN);
     }
 
     @Test
     void theCurrentCycleIsNeverDeletedEvenWhenEverythingIsExpired() throws Exception {
-        LocalIntentIndex index = new LocalIntentIndex();
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
-            append(j, index, intent("k"));
-            append(j, index, ok("k"));
+        try (ChronicleJournal j = secondly()) {
+            append(j, intent("k"), ok("k"));
             RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO,
                     () -> System.currentTimeMillis() + 3_600_000).sweep();
             assertThat(r.keysForgotten()).isEqualTo(1);
@@ -167,20 +181,18 @@ class RetentionSweeperTest {
 
     @Test
     void aCallThatEndedInADeletedFileKeepsItsOutcomeSoItIsNeverTakenForACrash() throws Exception {
-        LocalIntentIndex index = new LocalIntentIndex();
         int keptCycle;
         int outcomeCycle;
-        try (ChronicleJournal j = ChronicleJournal.openWriter(tmp.resolve("j"), false, "secondly")) {
+        try (ChronicleJournal j = secondly()) {
             keptCycle = nextCycle(j);
-            append(j, index, intent("held"));
-            append(j, index, unknown("held"));
+            append(j, intent("held"), unknown("held"));
             // a call starts at the very end of the file the held intent keeps, and ends in the next one
-            append(j, index, intent("crossing"));
+            append(j, intent("crossing"));
             outcomeCycle = nextCycle(j);
-            append(j, index, ok("crossing"));
+            append(j, ok("crossing"));
             long cutoff = j.cycleEndMillis(outcomeCycle);
             nextCycle(j);
-            append(j, index, intent("newest"));
+            append(j, intent("newest"));
 
             RetentionSweeper.Result r = new RetentionSweeper(j, index, Duration.ZERO, () -> cutoff).sweep();
 
@@ -189,15 +201,7 @@ class RetentionSweeperTest {
             assertThat(index.get("crossing")).as("forgotten: it was done, long ago").isEmpty();
         }
         LocalIntentIndex replayed = new LocalIntentIndex();
-        List<JournalRecord> crossing = new ArrayList<>();
-        try (ChronicleJournal j = ChronicleJournal.openReader(tmp.resolve("j"))) {
-            j.replay((i, rec) -> {
-                replayed.apply(i, rec);
-                if ("crossing".equals(rec.intentKey())) {
-                    crossing.add(rec);
-                }
-            });
-        }
+        List<JournalRecord> crossing = replayAfterRestart(replayed, "crossing");
         assertThat(replayed.get("crossing")).as("a restart must not hold a finished call for a person").get()
                 .extracting(IntentState::phase).isEqualTo(Phase.OK);
         assertThat(crossing).extracting(JournalRecord::type).containsExactly(RecordType.INTENT, RecordType.OUTCOME);

@@ -21,9 +21,11 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** One test per row of the default table in docs/OUTCOMES.md. */
 class DefaultTableTest {
@@ -34,35 +36,86 @@ class DefaultTableTest {
         return classifier.classify(t, EffectKind.SEND, ToolOverrides.NONE);
     }
 
-    private Classification read(Throwable t) {
-        return classifier.classify(t, EffectKind.READ, ToolOverrides.NONE);
-    }
-
     private static void is(Classification c, Status status, EffectApplied effect) {
         assertThat(c.status()).as("status of %s", c).isEqualTo(status);
         assertThat(c.effect()).as("effect of %s", c).isEqualTo(effect);
     }
 
-    // never reached -> retryable/no, whatever the kind
-
-    @Test
-    void connectionRefusedNeverReachedTheService() {
-        Classification c = send(new ConnectException("Connection refused"));
-        is(c, Status.RETRYABLE, EffectApplied.NO);
-        assertThat(c.message()).isEqualTo("connection refused: Connection refused");
-        assertThat(c.retryAfterS()).isNull();
+    /**
+     * A row of the table: what a tool of {@code kind} threw, the status and effect it is classified as, and the
+     * message the caller reads ({@code null}: not asserted here).
+     */
+    record Row(String says, EffectKind kind, Throwable thrown, Status status, EffectApplied effect, String message) {
+        @Override
+        public String toString() {
+            return says;
+        }
     }
 
-    @Test
-    void unknownHostNeverReachedTheService() {
-        Classification c = send(new UnknownHostException("api.nowhere.invalid"));
-        is(c, Status.RETRYABLE, EffectApplied.NO);
-        assertThat(c.message()).isEqualTo("unknown host: api.nowhere.invalid");
+    private static Row sendRow(String says, Throwable thrown, Status status, EffectApplied effect, String message) {
+        return new Row(says, EffectKind.SEND, thrown, status, effect, message);
     }
 
-    @Test
-    void noRouteToHostNeverReachedTheService() {
-        is(send(new NoRouteToHostException("No route to host")), Status.RETRYABLE, EffectApplied.NO);
+    private static Row readRow(String says, Throwable thrown, Status status, EffectApplied effect) {
+        return new Row(says, EffectKind.READ, thrown, status, effect, null);
+    }
+
+    static Stream<Row> rows() {
+        return Stream.of(
+                // never reached -> retryable/no, whatever the kind
+                sendRow("connection refused never reached the service", new ConnectException("Connection refused"),
+                        Status.RETRYABLE, EffectApplied.NO, "connection refused: Connection refused"),
+                sendRow("unknown host never reached the service", new UnknownHostException("api.nowhere.invalid"),
+                        Status.RETRYABLE, EffectApplied.NO, "unknown host: api.nowhere.invalid"),
+                sendRow("no route to host never reached the service", new NoRouteToHostException("No route to host"),
+                        Status.RETRYABLE, EffectApplied.NO, null),
+                sendRow("socket connect timeout never reached the service", new SocketTimeoutException("Connect timed out"),
+                        Status.RETRYABLE, EffectApplied.NO, null),
+                sendRow("socket connect timeout, lower case", new SocketTimeoutException("connect timed out"),
+                        Status.RETRYABLE, EffectApplied.NO, null),
+                // request sent, no answer -> unknown/unknown, READ retryable/no
+                sendRow("read timeout from an effectful tool is unknown", new SocketTimeoutException("Read timed out"),
+                        Status.UNKNOWN, EffectApplied.UNKNOWN, "no answer (read timed out): Read timed out"),
+                readRow("read timeout from a read is retryable", new SocketTimeoutException("Read timed out"),
+                        Status.RETRYABLE, EffectApplied.NO),
+                sendRow("HTTP timeout is unknown", new HttpTimeoutException("request timed out"),
+                        Status.UNKNOWN, EffectApplied.UNKNOWN, null),
+                readRow("HTTP timeout from a read is retryable", new HttpTimeoutException("request timed out"),
+                        Status.RETRYABLE, EffectApplied.NO),
+                sendRow("interrupted is unknown", new InterruptedException("sleep interrupted"),
+                        Status.UNKNOWN, EffectApplied.UNKNOWN, null),
+                sendRow("interrupted IO is unknown", new InterruptedIOException(), Status.UNKNOWN, EffectApplied.UNKNOWN, null),
+                sendRow("closed by interrupt is unknown", new ClosedByInterruptException(),
+                        Status.UNKNOWN, EffectApplied.UNKNOWN, null),
+                readRow("interrupted from a read is retryable", new InterruptedException(), Status.RETRYABLE, EffectApplied.NO),
+                // invalid input -> permanent/no
+                sendRow("illegal argument is permanent", new IllegalArgumentException("amount must be positive"),
+                        Status.PERMANENT, EffectApplied.NO, "invalid argument: amount must be positive"),
+                sendRow("number format is permanent", new NumberFormatException("For input string: \"x\""),
+                        Status.PERMANENT, EffectApplied.NO, null),
+                sendRow("a validation exception is permanent by its name", new OrderValidationException("email is blank"),
+                        Status.PERMANENT, EffectApplied.NO, "validation failed: email is blank"),
+                sendRow("jakarta validation exception is permanent", new jakarta.validation.ValidationException("bad"),
+                        Status.PERMANENT, EffectApplied.NO, null),
+                sendRow("a validation exception is permanent through its superclass's name",
+                        new jakarta.validation.ConstraintViolationException("size must be <= 10"),
+                        Status.PERMANENT, EffectApplied.NO, null),
+                // unclassified
+                sendRow("unclassified from a SEND tool is unknown", new IllegalStateException("ledger closed"),
+                        Status.UNKNOWN, EffectApplied.UNKNOWN, "unexpected IllegalStateException: ledger closed"),
+                readRow("unclassified from a READ tool is retryable", new IllegalStateException("ledger closed"),
+                        Status.RETRYABLE, EffectApplied.NO));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void aRowOfTheDefaultTable(Row row) {
+        Classification c = classifier.classify(row.thrown(), row.kind(), ToolOverrides.NONE);
+        is(c, row.status(), row.effect());
+        if (row.message() != null) {
+            assertThat(c.message()).isEqualTo(row.message());
+        }
+        assertThat(c.retryAfterS()).as("no Retry-After without a stated one").isNull();
     }
 
     @Test
@@ -72,79 +125,13 @@ class DefaultTableTest {
         assertThat(c.message()).startsWith("connect timed out");
     }
 
-    @Test
-    void socketConnectTimeoutNeverReachedTheService() {
-        is(send(new SocketTimeoutException("Connect timed out")), Status.RETRYABLE, EffectApplied.NO);
-        is(send(new SocketTimeoutException("connect timed out")), Status.RETRYABLE, EffectApplied.NO);
-    }
-
-    // request sent, no answer -> unknown/unknown, READ retryable/no
-
-    @Test
-    void readTimeoutFromAnEffectfulToolIsUnknown() {
-        Classification c = send(new SocketTimeoutException("Read timed out"));
-        is(c, Status.UNKNOWN, EffectApplied.UNKNOWN);
-        assertThat(c.message()).isEqualTo("no answer (read timed out): Read timed out");
-    }
-
-    @Test
-    void readTimeoutFromAReadIsRetryable() {
-        is(read(new SocketTimeoutException("Read timed out")), Status.RETRYABLE, EffectApplied.NO);
-    }
-
-    @Test
-    void httpTimeoutIsUnknown() {
-        is(send(new HttpTimeoutException("request timed out")), Status.UNKNOWN, EffectApplied.UNKNOWN);
-        is(read(new HttpTimeoutException("request timed out")), Status.RETRYABLE, EffectApplied.NO);
-    }
-
-    @Test
-    void interruptedIsUnknown() {
-        is(send(new InterruptedException("sleep interrupted")), Status.UNKNOWN, EffectApplied.UNKNOWN);
-        is(send(new InterruptedIOException()), Status.UNKNOWN, EffectApplied.UNKNOWN);
-        is(send(new ClosedByInterruptException()), Status.UNKNOWN, EffectApplied.UNKNOWN);
-        is(read(new InterruptedException()), Status.RETRYABLE, EffectApplied.NO);
-    }
-
     @ParameterizedTest
     @EnumSource(value = EffectKind.class, names = "READ", mode = EnumSource.Mode.EXCLUDE)
     void everyEffectfulKindTreatsNoAnswerAsUnknown(EffectKind kind) {
         is(classifier.classify(new HttpTimeoutException("t"), kind, ToolOverrides.NONE), Status.UNKNOWN, EffectApplied.UNKNOWN);
     }
 
-    // invalid input -> permanent/no
-
-    @Test
-    void illegalArgumentIsPermanent() {
-        Classification c = send(new IllegalArgumentException("amount must be positive"));
-        is(c, Status.PERMANENT, EffectApplied.NO);
-        assertThat(c.message()).isEqualTo("invalid argument: amount must be positive");
-        is(send(new NumberFormatException("For input string: \"x\"")), Status.PERMANENT, EffectApplied.NO);
-    }
-
-    @Test
-    void validationExceptionsArePermanentByName() {
-        is(send(new OrderValidationException("email is blank")), Status.PERMANENT, EffectApplied.NO);
-        is(send(new jakarta.validation.ValidationException("bad")), Status.PERMANENT, EffectApplied.NO);
-        // matched through the superclass's name
-        is(send(new jakarta.validation.ConstraintViolationException("size must be <= 10")), Status.PERMANENT, EffectApplied.NO);
-        assertThat(send(new OrderValidationException("email is blank")).message())
-                .isEqualTo("validation failed: email is blank");
-    }
-
     // unclassified
-
-    @Test
-    void unclassifiedFromASendToolIsUnknown() {
-        Classification c = send(new IllegalStateException("ledger closed"));
-        is(c, Status.UNKNOWN, EffectApplied.UNKNOWN);
-        assertThat(c.message()).isEqualTo("unexpected IllegalStateException: ledger closed");
-    }
-
-    @Test
-    void unclassifiedFromAReadToolIsRetryable() {
-        is(read(new IllegalStateException("ledger closed")), Status.RETRYABLE, EffectApplied.NO);
-    }
 
     @Test
     void unclassifiedNamesTheRootCauseWhenTheWrapperDoesNot() {

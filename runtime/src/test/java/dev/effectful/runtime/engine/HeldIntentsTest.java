@@ -5,15 +5,13 @@ import dev.effectful.EffectfulTool;
 import dev.effectful.IntentKey;
 import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.log.LogSink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +25,8 @@ class HeldIntentsTest {
     @TempDir
     Path secret;
 
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
+    @RegisterExtension
+    final LogCapture warnings = LogCapture.of(LogSink.Level.WARN, LogSink.Level.WARN);
 
     /** Tools whose answer is always lost. */
     public static class Tools {
@@ -42,18 +41,8 @@ class HeldIntentsTest {
         }
     }
 
-    @BeforeEach
-    void captureWarnings() {
-        LogCapture.record(LogSink.Level.WARN, LogSink.Level.WARN, warnings);
-    }
-
-    @AfterEach
-    void restoreLog() {
-        LogCapture.restore();
-    }
-
     private List<String> held() {
-        return warnings.stream().filter(w -> w.startsWith("effectful held ")).toList();
+        return warnings.messages().stream().filter(w -> w.startsWith("effectful held ")).toList();
     }
 
     @Test

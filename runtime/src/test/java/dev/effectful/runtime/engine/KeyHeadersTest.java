@@ -11,12 +11,9 @@ import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.core.keys.IntentKeys;
 import dev.effectful.core.log.LogSink;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,22 +32,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class KeyHeadersTest {
 
-    @TempDir
-    static Path journal;
-    static EngineHarness harness;
+    @RegisterExtension
+    static final EngineHarness.PerClass harness = EngineHarness.perClass();
 
-    static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void engine() {
-        LogCapture.record(LogSink.Level.WARN, LogSink.Level.WARN, WARNINGS);
-        harness = new EngineHarness(journal);
-    }
-
-    @AfterAll
-    static void restoreLog() {
-        LogCapture.restore();
-    }
+    @RegisterExtension
+    static final LogCapture WARNINGS = LogCapture.of(LogSink.Level.WARN, LogSink.Level.WARN);
 
     /** A batch row. */
     public record Row(@ItemKey String id) {
@@ -227,7 +213,7 @@ class KeyHeadersTest {
             harness.call(tools, "silentOrder", "dan");
             harness.call(tools, "createOrder", "dan", "sent through a covered client");
         }
-        assertThat(WARNINGS).filteredOn(w -> w.contains("carrying the key")).hasSize(1)
+        assertThat(WARNINGS.messages()).filteredOn(w -> w.contains("carrying the key")).hasSize(1)
                 .allMatch(w -> w.contains("silent_order") && w.contains("requestKey()"));
     }
 
@@ -237,11 +223,11 @@ class KeyHeadersTest {
         try (Task t = Task.open("t-own", Duration.ofSeconds(30))) {
             harness.call(tools, "stripeLike", "erin", true);
         }
-        assertThat(WARNINGS).noneMatch(w -> w.contains("stripe_like"));
+        assertThat(WARNINGS.messages()).noneMatch(w -> w.contains("stripe_like"));
         try (Task t = Task.open("t-own-random", Duration.ofSeconds(30))) {
             harness.call(tools, "stripeLike", "frank", false);
         }
-        assertThat(WARNINGS).filteredOn(w -> w.contains("stripe_like")).hasSize(1)
+        assertThat(WARNINGS.messages()).filteredOn(w -> w.contains("stripe_like")).hasSize(1)
                 .allMatch(w -> w.contains("kept as is") && w.contains("setIdempotencyKey"));
     }
 

@@ -6,16 +6,11 @@ import dev.effectful.IntentKey;
 import dev.effectful.Task;
 import dev.effectful.ToolOutcomeException;
 import dev.effectful.core.log.LogSink;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,22 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProbeFormsTest {
 
-    @TempDir
-    static Path journal;
+    @RegisterExtension
+    static final EngineHarness.PerClass harness = EngineHarness.perClass();
 
-    static EngineHarness harness;
-    static final List<String> ERRORS = new CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void engine() {
-        LogCapture.record(LogSink.Level.ERROR, LogSink.Level.DEBUG, ERRORS);
-        harness = new EngineHarness(journal);
-    }
-
-    @AfterAll
-    static void quiet() {
-        LogCapture.restore();
-    }
+    @RegisterExtension
+    static final LogCapture ERRORS = LogCapture.of(LogSink.Level.ERROR, LogSink.Level.DEBUG);
 
     /** Each tool's first call loses its answer; later calls succeed. What the probe answers is set per test. */
     public static class Tools {
@@ -232,7 +216,7 @@ class ProbeFormsTest {
         Object repeat = repeatAfterLostAnswer(tools, "sendWrong", "g");
         assertThat((String) repeat).startsWith("THROWN {\"outcome\":\"unknown\"");
         assertThat(tools.bodies).hasValue(1);
-        assertThat(ERRORS).anySatisfy(e -> assertThat(e).contains("probe findWrong").contains("returns long")
+        assertThat(ERRORS.messages()).anySatisfy(e -> assertThat(e).contains("probe findWrong").contains("returns long")
                 .contains("it must return String, Optional<String>, boolean or Boolean"));
     }
 }

@@ -6,11 +6,9 @@ import dev.effectful.IntentKey;
 import dev.effectful.Outcome;
 import dev.effectful.Redact;
 import dev.effectful.Task;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -26,14 +24,8 @@ class RedactionEngineTest {
 
     private static final String TOKEN = "tok-Zq81-secret";
 
-    @TempDir
-    static Path journal;
-    static EngineHarness harness;
-
-    @BeforeAll
-    static void engine() {
-        harness = new EngineHarness(journal);
-    }
+    @RegisterExtension
+    static final EngineHarness.PerClass harness = EngineHarness.perClass();
 
     public static class Tools {
         final AtomicInteger bodies = new AtomicInteger();
