@@ -18,24 +18,32 @@ final class JfrEvents {
     private JfrEvents() {
     }
 
+    /**
+     * What an attempt and a refusal both say of a call: which intent, how it entered and how it ended. JFR
+     * records the fields an event class inherits, so each is declared once, here.
+     */
+    abstract static class Outcome extends Event {
+        @Label("Task") String task;
+        @Label("Verb") String verb;
+        @Label("Kind") String kind;
+        @Label("Intent Key") String intentKey;
+        @Label("Re-entry") @Description("new, dedup, probe, held, refused or approval (waits for a person's approval)")
+        String reentry;
+        @Label("Outcome") String outcome;
+        @Label("Effect Applied") String effectApplied;
+        @Label("Retry After (s)") long retryAfterS;
+        @Label("Deadline Left (s)") long deadlineLeftS;
+    }
+
     @Name("dev.effectful.Attempt")
     @Label("Effectful Tool Call")
     @Category("Effectful")
     @Description("One guarded tool call: how it entered (new, dedup, probe, held, refused) and how it ended")
     @StackTrace(false)
-    static final class Attempt extends Event {
-        @Label("Task") String task;
+    static final class Attempt extends Outcome {
         @Label("Actor") String actor;
-        @Label("Verb") String verb;
-        @Label("Kind") String kind;
-        @Label("Intent Key") String intentKey;
         @Label("Attempt") int attempt;
         @Label("Attempt Id") String attemptId;
-        @Label("Re-entry") @Description("new, dedup, probe, held, refused or approval") String reentry;
-        @Label("Outcome") String outcome;
-        @Label("Effect Applied") String effectApplied;
-        @Label("Retry After (s)") long retryAfterS;
-        @Label("Deadline Left (s)") long deadlineLeftS;
         @Label("Error Type") String errorType;
         @Label("Body Duration") @Timespan(Timespan.NANOSECONDS) long bodyDuration;
     }
@@ -59,15 +67,6 @@ final class JfrEvents {
     @Category("Effectful")
     @Description("A guarded call not run: refused, or held for a person")
     @StackTrace(false)
-    static final class Refusal extends Event {
-        @Label("Task") String task;
-        @Label("Verb") String verb;
-        @Label("Kind") String kind;
-        @Label("Intent Key") String intentKey;
-        @Label("Re-entry") @Description("refused, held or approval (waits for a person's approval)") String reentry;
-        @Label("Outcome") String outcome;
-        @Label("Effect Applied") String effectApplied;
-        @Label("Retry After (s)") long retryAfterS;
-        @Label("Deadline Left (s)") long deadlineLeftS;
+    static final class Refusal extends Outcome {
     }
 }

@@ -49,18 +49,10 @@ public final class JfrSink implements EventSink {
             e.trace().slot(slot, null);
             a.end();
             if (a.shouldCommit()) {
-                a.task = e.task();
+                fill(a, e);
                 a.actor = e.actor();
-                a.verb = e.verb();
-                a.kind = e.kind();
-                a.intentKey = e.intentKey();
                 a.attempt = e.attempt();
                 a.attemptId = e.attemptId();
-                a.reentry = e.reentry().word();
-                a.outcome = e.outcome();
-                a.effectApplied = e.effectApplied();
-                a.retryAfterS = e.retryAfterS() == null ? -1 : e.retryAfterS();
-                a.deadlineLeftS = e.deadlineLeftS() == null ? -1 : e.deadlineLeftS();
                 a.errorType = e.errorType();
                 a.bodyDuration = e.durationNanos();
                 a.commit();
@@ -92,15 +84,20 @@ public final class JfrSink implements EventSink {
         if (!r.shouldCommit()) {
             return;
         }
-        r.task = e.task();
-        r.verb = e.verb();
-        r.kind = e.kind();
-        r.intentKey = e.intentKey();
-        r.reentry = e.reentry().word();
-        r.outcome = e.outcome();
-        r.effectApplied = e.effectApplied();
-        r.retryAfterS = e.retryAfterS() == null ? -1 : e.retryAfterS();
-        r.deadlineLeftS = e.deadlineLeftS() == null ? -1 : e.deadlineLeftS();
+        fill(r, e);
         r.commit();
+    }
+
+    /** The fields an attempt and a refusal share ({@link JfrEvents.Outcome}); -1 for a time that was not given. */
+    private static void fill(JfrEvents.Outcome o, CallEvent e) {
+        o.task = e.task();
+        o.verb = e.verb();
+        o.kind = e.kind();
+        o.intentKey = e.intentKey();
+        o.reentry = e.reentry().word();
+        o.outcome = e.outcome();
+        o.effectApplied = e.effectApplied();
+        o.retryAfterS = e.retryAfterS() == null ? -1 : e.retryAfterS();
+        o.deadlineLeftS = e.deadlineLeftS() == null ? -1 : e.deadlineLeftS();
     }
 }
