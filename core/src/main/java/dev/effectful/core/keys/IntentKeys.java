@@ -226,36 +226,19 @@ public final class IntentKeys {
             return true;
         }
 
-        /** The target as it is, when it delimits itself (the only case the engine produces). */
+        /** The target as it is, when it delimits itself (the only case the engine produces) and is ASCII. */
         private boolean putTarget(String s) {
-            int len = s.length();
-            if (len == 0 || (s.charAt(0) != '[' && s.charAt(0) != '#')) {
+            if (!delimitsItself(s)) {
                 return false;
             }
-            boolean inString = false;
-            for (int i = 0; i < len; i++) {
+            for (int i = 0, len = s.length(); i < len; i++) {
                 char ch = s.charAt(i);
                 if (ch >= 0x80) {
                     return false;
                 }
                 bytes[n++] = (byte) ch;
-                if (inString) {
-                    if (ch == '\\' && i + 1 < len) {
-                        char next = s.charAt(++i);
-                        if (next >= 0x80) {
-                            return false;
-                        }
-                        bytes[n++] = (byte) next;
-                    } else if (ch == '"') {
-                        inString = false;
-                    }
-                } else if (ch == '"') {
-                    inString = true;
-                } else if (ch == '|') {
-                    return false;
-                }
             }
-            return !inString;
+            return true;
         }
     }
 
