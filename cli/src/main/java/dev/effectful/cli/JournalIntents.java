@@ -170,6 +170,16 @@ final class JournalIntents {
         return new JournalIntents(reader.recordCountHint() / 2 + 16);
     }
 
+    /** The intents of a whole journal, read in one pass over its record summaries, with that pass's report. */
+    record Scanned(JournalIntents table, JournalReader.Report report) {
+    }
+
+    /** Reads every record's summary of {@code reader}'s journal into a new table ({@link Scanned}). */
+    static Scanned scan(JournalReader reader) throws CliException {
+        JournalIntents table = forJournal(reader);
+        return new Scanned(table, reader.scanSummaries(table::accept));
+    }
+
     void accept(long index, JournalRecord r) {
         typeCounts[r.type().ordinal()]++;
         int t = tasks.id(r.task());

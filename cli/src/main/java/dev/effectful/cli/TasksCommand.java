@@ -18,12 +18,11 @@ final class TasksCommand extends JournalSubcommand {
         if (cli.sharedStore()) {
             return SharedStoreView.tasks(cli);
         }
-        JournalIntents table;
-        JournalReader.Report report;
+        JournalIntents.Scanned read;
         try (JournalReader reader = cli.openReader()) {
-            table = JournalIntents.forJournal(reader);
-            report = reader.scanSummaries(table::accept);
+            read = JournalIntents.scan(reader);
         }
+        JournalIntents table = read.table();
         List<JournalIntents.TaskRow> rows = table.tasks();
         if (limit > 0 && rows.size() > limit) {
             rows = rows.subList(0, limit);
@@ -61,6 +60,6 @@ final class TasksCommand extends JournalSubcommand {
             }
             out.print(cli.out, cli.style);
         }
-        return cli.warn(report);
+        return cli.warn(read.report());
     }
 }

@@ -55,14 +55,14 @@ final class VerifyCommand extends JournalSubcommand {
 
     private Findings check() throws CliException {
         Path dir = cli.journalDir();
-        JournalIntents table;
-        JournalReader.Report report;
+        JournalIntents.Scanned read;
         List<UnresolvedCommand.Row> unresolved;
         try (JournalReader reader = cli.openReader()) {
-            table = JournalIntents.forJournal(reader);
-            report = reader.scanSummaries(table::accept);
-            unresolved = UnresolvedCommand.rows(reader, table);
+            read = JournalIntents.scan(reader);
+            unresolved = UnresolvedCommand.rows(reader, read.table());
         }
+        JournalIntents table = read.table();
+        JournalReader.Report report = read.report();
         boolean live = JournalLock.isHeld(dir);
         String pid = live ? JournalLock.holderOf(dir) : null;
         long inFlight = unresolved.stream().filter(UnresolvedCommand.Row::inFlight).count();

@@ -17,15 +17,7 @@ import java.lang.reflect.Type;
  * a {@code --result} must be JSON that fits what the tool returns. Each check answers null (record it) or
  * one line for the person saying why not.
  */
-final class VerdictChecks {
-
-    private final IntentStore store;
-    private final ResultCodec results;
-
-    VerdictChecks(IntentStore store, ResultCodec results) {
-        this.store = store;
-        this.results = results;
-    }
+record VerdictChecks(IntentStore store, ResultCodec results) {
 
     /** Null when the approval verdict may be recorded: the intent waits for one; else why not. */
     String approval(ResolutionRequest req) {
