@@ -39,7 +39,6 @@ class VocabularyRulesTest {
     void onlyReadAlwaysRunsAndOnlyReadAndIdempotentRepeatHarmlessly() {
         assertThat(only(Kind::alwaysRuns)).containsExactly(Kind.READ);
         assertThat(only(Kind::repeatIsHarmless)).containsExactly(Kind.READ, Kind.IDEMPOTENT);
-        assertThat(only(Kind::destroys)).containsExactly(Kind.MONEY, Kind.DESTRUCTIVE);
     }
 
     @Test
