@@ -19,10 +19,19 @@ final class JfrEvents {
     }
 
     /**
+     * Every event of ours: in category "Effectful", without a stack trace (the tool's frames say nothing
+     * the event's fields do not). Both annotations are inherited.
+     */
+    @Category("Effectful")
+    @StackTrace(false)
+    abstract static class EffectfulEvent extends Event {
+    }
+
+    /**
      * What an attempt and a refusal both say of a call: which intent, how it entered and how it ended. JFR
      * records the fields an event class inherits, so each is declared once, here.
      */
-    abstract static class Outcome extends Event {
+    abstract static class Outcome extends EffectfulEvent {
         @Label("Task") String task;
         @Label("Verb") String verb;
         @Label("Kind") String kind;
@@ -37,9 +46,7 @@ final class JfrEvents {
 
     @Name("dev.effectful.Attempt")
     @Label("Effectful Tool Call")
-    @Category("Effectful")
     @Description("One guarded tool call: how it entered (new, dedup, probe, held, refused) and how it ended")
-    @StackTrace(false)
     static final class Attempt extends Outcome {
         @Label("Actor") String actor;
         @Label("Attempt") int attempt;
@@ -50,10 +57,8 @@ final class JfrEvents {
 
     @Name("dev.effectful.Probe")
     @Label("Effectful Probe")
-    @Category("Effectful")
     @Description("A declared probe asked whether an earlier attempt of unknown outcome had applied")
-    @StackTrace(false)
-    static final class Probe extends Event {
+    static final class Probe extends EffectfulEvent {
         @Label("Task") String task;
         @Label("Verb") String verb;
         @Label("Intent Key") String intentKey;
@@ -64,9 +69,7 @@ final class JfrEvents {
 
     @Name("dev.effectful.Refusal")
     @Label("Effectful Refusal")
-    @Category("Effectful")
     @Description("A guarded call not run: refused, or held for a person")
-    @StackTrace(false)
     static final class Refusal extends Outcome {
     }
 }

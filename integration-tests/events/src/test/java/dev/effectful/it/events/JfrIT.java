@@ -61,6 +61,9 @@ class JfrIT {
 
         for (RecordedEvent e : all) {
             if (e.getEventType().getName().startsWith("dev.effectful.")) {
+                assertThat(e.getEventType().getCategoryNames()).as(e.getEventType().getName()).containsExactly("Effectful");
+                assertThat(e.getStackTrace()).as("%s carries no stack trace", e.getEventType().getName()).isNull();
+                assertThat(e.getString("task")).as("%s names its task", e.getEventType().getName()).isNotBlank();
                 for (ValueDescriptor f : e.getFields()) {
                     Object value = e.getValue(f.getName());
                     assertThat(String.valueOf(value)).doesNotContain(ObservedTools.SECRET);
