@@ -19,12 +19,16 @@ final class JfrEvents {
     }
 
     /**
-     * Every event of ours: in category "Effectful", without a stack trace (the tool's frames say nothing
-     * the event's fields do not). Both annotations are inherited.
+     * Every event of ours: which call it is about, in category "Effectful", without a stack trace (the
+     * tool's frames say nothing the event's fields do not). Both annotations are inherited, and JFR records
+     * the fields an event class inherits.
      */
     @Category("Effectful")
     @StackTrace(false)
     abstract static class EffectfulEvent extends Event {
+        @Label("Task") String task;
+        @Label("Verb") String verb;
+        @Label("Intent Key") String intentKey;
     }
 
     /**
@@ -32,10 +36,7 @@ final class JfrEvents {
      * records the fields an event class inherits, so each is declared once, here.
      */
     abstract static class Outcome extends EffectfulEvent {
-        @Label("Task") String task;
-        @Label("Verb") String verb;
         @Label("Kind") String kind;
-        @Label("Intent Key") String intentKey;
         @Label("Re-entry") @Description("new, dedup, probe, held, refused or approval (waits for a person's approval)")
         String reentry;
         @Label("Outcome") String outcome;
@@ -59,9 +60,6 @@ final class JfrEvents {
     @Label("Effectful Probe")
     @Description("A declared probe asked whether an earlier attempt of unknown outcome had applied")
     static final class Probe extends EffectfulEvent {
-        @Label("Task") String task;
-        @Label("Verb") String verb;
-        @Label("Intent Key") String intentKey;
         @Label("Probed Attempt") int attempt;
         @Label("Result") @Description("found, absent or failed") String result;
         @Label("Probe Duration") @Timespan(Timespan.NANOSECONDS) long probeDuration;

@@ -70,9 +70,7 @@ public final class JfrSink implements EventSink {
         if (!p.shouldCommit()) {
             return;
         }
-        p.task = e.task();
-        p.verb = e.verb();
-        p.intentKey = e.intentKey();
+        name(p, e);
         p.attempt = e.attempt();
         p.result = e.probe();
         p.probeDuration = e.durationNanos();
@@ -88,12 +86,17 @@ public final class JfrSink implements EventSink {
         r.commit();
     }
 
+    /** Which call an event is about ({@link JfrEvents.EffectfulEvent}). */
+    private static void name(JfrEvents.EffectfulEvent event, CallEvent e) {
+        event.task = e.task();
+        event.verb = e.verb();
+        event.intentKey = e.intentKey();
+    }
+
     /** The fields an attempt and a refusal share ({@link JfrEvents.Outcome}); -1 for a time that was not given. */
     private static void fill(JfrEvents.Outcome o, CallEvent e) {
-        o.task = e.task();
-        o.verb = e.verb();
+        name(o, e);
         o.kind = e.kind();
-        o.intentKey = e.intentKey();
         o.reentry = e.reentry().word();
         o.outcome = e.outcome();
         o.effectApplied = e.effectApplied();
