@@ -182,7 +182,9 @@ class ConsoleBrowserIT {
 
     /** A list reloads itself when the journal moves (a writer starting is enough): click what is there then. */
     private void clickSteadily(By what) {
-        Browsers.waiting(browser, Duration.ofSeconds(20)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+        // a page that reloads itself may replace the element between finding and using it: Chromium says so as a
+        // stale element or as a node that no longer belongs to the document; either way, look again (bounded)
+        Browsers.waiting(browser, Duration.ofSeconds(20)).ignoring(org.openqa.selenium.WebDriverException.class)
                 .until(b -> {
                     b.findElement(what).click();
                     return true;
@@ -191,8 +193,9 @@ class ConsoleBrowserIT {
 
     /** The text of an element on a page that may reload itself meanwhile. */
     private String textSteadily(By what) {
+        // as in clickSteadily: a stale element or a node gone from the document is looked up again
         return Browsers.waiting(browser, Duration.ofSeconds(20))
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .ignoring(org.openqa.selenium.WebDriverException.class)
                 .until(b -> b.findElement(what).getText());
     }
 
