@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.ZoneId;
+import java.util.regex.Pattern;
 
 /**
  * JSON output: one document per line. {@code args} and {@code result} are stored as JSON text and
@@ -152,11 +153,25 @@ final class Json {
     }
 
     /** Compact text of stored JSON for a table cell, cut to {@code max} characters. */
+    /** Runs of line breaks and tabs, which would break a table's row. */
+    private static final Pattern LINE_BREAKS = Pattern.compile("[\\r\\n\\t]+");
+
+    // a listing compacts one value per row, most of them without any: the check is a scan, the regex is not
+    private static boolean hasLineBreakOrTab(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\r' || c == '\n' || c == '\t') {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static String compact(String jsonText, int max) {
         if (jsonText == null) {
             return "-";
         }
-        String s = jsonText.replaceAll("[\\r\\n\\t]+", " ");
+        String s = hasLineBreakOrTab(jsonText) ? LINE_BREAKS.matcher(jsonText).replaceAll(" ") : jsonText;
         return s.length() <= max ? s : s.substring(0, Math.max(0, max - 1)) + "…";
     }
 }

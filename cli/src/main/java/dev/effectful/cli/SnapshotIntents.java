@@ -78,8 +78,8 @@ final class SnapshotIntents {
         return new Read(table, report, last[0], Map.of(), false);
     }
 
-    /** A seeded intent: its snapshot state and its latest intent record's index. */
-    private record Seed(IntentState state, long index) {
+    /** A seeded intent: its key, its snapshot state and its latest intent record's index. */
+    private record Seed(String key, IntentState state, long index) {
     }
 
     /** From the snapshot and the records after it; empty when that cannot give the full pass's answer. */
@@ -113,7 +113,7 @@ final class SnapshotIntents {
             if (at < 0) {
                 unplaced[0] = true; // written before states pointed at their record: only a full pass finds it
             } else if (at <= covers.lastIndex()) {
-                seeds.add(new Seed(s, at));
+                seeds.add(new Seed(key, s, at));
             }
             // else the record is after the snapshot (the state was copied while the agent went on): read below
         });
@@ -131,8 +131,9 @@ final class SnapshotIntents {
                 return Optional.empty(); // not where the snapshot says: deleted, damaged, or another journal
             }
             IntentState s = seed.state();
-            // a check that it is this intent's record: the key the snapshot holds it under
-            if (!view.get(r.intentKey()).map(found -> found.argsIndex() == seed.index()).orElse(false)) {
+            // a check that it is this intent's record: the key the snapshot holds it under (compared with the key
+            // the snapshot's pass gave, not looked up again: a lookup per intent is a random read of the table)
+            if (!seed.key().equals(r.intentKey())) {
                 return Optional.empty();
             }
             table.seed(seed.index(), r, s.phase(), s.attempts(), s.keySent());
