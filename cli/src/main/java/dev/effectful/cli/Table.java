@@ -12,6 +12,8 @@ final class Table {
     private final String[] headers;
     private final boolean[] rightAligned;
     private final List<Cell[]> rows = new ArrayList<>();
+    /** Characters of rows written to the stream at once. */
+    private static final int BLOCK = 1 << 16;
 
     /** A cell's text and its ANSI colour code (null for none). */
     record Cell(String text, String colour) {
@@ -72,6 +74,9 @@ final class Table {
         if (header) {
             out.println(style.paint("1", line.toString().stripTrailing()));
         }
+        // rows go out in blocks of about 64 KiB, not a line at a time: the CLI's stdout is not buffered (so a
+        // console's URL or a follower's line shows at once), and a listing of many rows paid two writes a row
+        StringBuilder block = new StringBuilder(BLOCK + 1024);
         for (Cell[] r : rows) {
             line.setLength(0);
             for (int i = 0; i < r.length; i++) {
@@ -85,8 +90,18 @@ final class Table {
                     line.append(padded, 0, at).append(style.paint(r[i].colour(), text)).append(padded.substring(at + text.length()));
                 }
             }
-            out.println(stripEnd(line));
+            int end = line.length();
+            while (end > 0 && line.charAt(end - 1) == ' ') {
+                end--;
+            }
+            block.append(line, 0, end).append(System.lineSeparator());
+            if (block.length() >= BLOCK) {
+                out.print(block);
+                block.setLength(0);
+            }
         }
+        out.print(block);
+        out.flush();
     }
 
     /**
@@ -98,26 +113,25 @@ final class Table {
         return s == null ? "-" : dev.effectful.core.log.PrintableText.escape(s);
     }
 
-    private static String stripEnd(StringBuilder sb) {
-        int n = sb.length();
-        while (n > 0 && sb.charAt(n - 1) == ' ') {
-            n--;
-        }
-        return sb.substring(0, n);
-    }
-
     private static void pad(StringBuilder sb, String text, int width, boolean right, boolean last) {
         int gap = width - text.length();
         if (right) {
-            sb.append(" ".repeat(gap)).append(text);
+            spaces(sb, gap).append(text);
         } else {
             sb.append(text);
             if (!last) {
-                sb.append(" ".repeat(gap));
+                spaces(sb, gap);
             }
         }
         if (!last) {
             sb.append("  ");
         }
+    }
+
+    private static StringBuilder spaces(StringBuilder sb, int n) {
+        for (int i = 0; i < n; i++) {
+            sb.append(' ');
+        }
+        return sb;
     }
 }
