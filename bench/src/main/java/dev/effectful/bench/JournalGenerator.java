@@ -1,6 +1,7 @@
 package dev.effectful.bench;
 
 import dev.effectful.core.journal.OutcomeWord;
+import dev.effectful.core.journal.ProbeResult;
 import dev.effectful.core.journal.Kind;
 import dev.effectful.core.journal.Effect;
 import dev.effectful.core.journal.ChronicleJournal;
@@ -55,9 +56,12 @@ final class JournalGenerator {
 
     /**
      * A journal as a busy host leaves it over {@code spanMillis}: per hundred attempts 94 end ok, 5 end
-     * {@code unknown} (effect unknown: held for a person, listed by {@code unresolved}), and 1 is a MONEY intent
-     * that asked for approval (every other one approved, then run ok; the rest still waiting). Times spread
-     * evenly over the span, oldest first; four attempts a task. {@link Written#attempts} counts every attempt.
+     * {@code unknown} (the effect's fate not known), and 1 is a MONEY intent that asked for approval (every other
+     * one approved, then run ok; the rest still waiting). Of the 5 unknown, 4 were settled when the model called
+     * again: the tool's probe found the effect (a {@code probe} record, ok, effect applied), as it does for a tool
+     * with a probe; 1 is held for a person (effect unknown, listed by {@code unresolved}). So 5 % unknown
+     * outcomes, 1 % held. Times spread evenly over the span, oldest first; four attempts a task. {@link
+     * Written#attempts} counts every attempt.
      */
     static Written generateMixed(Path dir, int attempts, long spanMillis) throws IOException {
         long t0 = System.nanoTime();
@@ -104,6 +108,14 @@ final class JournalGenerator {
                 }
                 endPosition = write(appender, outcome.build());
                 records += 2;
+                if (unknown && mix != 98) {
+                    // the model called again a little later: the probe found the effect, which settles the intent
+                    endPosition = write(appender, JournalRecord.of(RecordType.PROBE).task(task).call(call).kind(kind)
+                            .intentKey(key).attempt(1).started(at + spanMillis / attempts / 2).durationMs(12L).probe(ProbeResult.FOUND)
+                            .outcome(OutcomeWord.OK).effectApplied(Effect.YES).result("\"queued\"")
+                            .pid(pid).thread("main").build());
+                    records++;
+                }
             }
             return new Written(attempts, records, endPosition, (System.nanoTime() - t0) / 1e9);
         }

@@ -22,10 +22,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The journal as it grows: for each size (1, 3 and 10 million attempts by default) a journal as a busy host
- * leaves it over thirty days ({@link JournalGenerator#generateMixed}: 5 % unknown outcomes, 1 % approvals, half of
- * those still waiting), then, each from a fresh JVM, the time a user waits for: the agent's restart to its first
- * call served without an index snapshot (the first start) and with one, the console from launch to its first page
- * with the journal read, {@code journal unresolved}, {@code journal show KEY}, {@code journal verify} and
+ * leaves it over thirty days ({@link JournalGenerator#generateMixed}: 5 % unknown outcomes, 4 of the 5 settled by
+ * a probe at the next call and 1 held for a person; 1 % approvals, half of those still waiting), then, each from a
+ * fresh JVM, the time a user waits for: the agent's restart to its first call served without an index snapshot
+ * (the first start) and with one, the console from launch to its first page with the journal read, {@code journal
+ * unresolved}, {@code journal show KEY}, {@code journal verify} and
  * {@code journal export} (every record). The CLI is timed after the agent's restarts, as on a host where the agent
  * has run: with the index snapshot the first start left, which {@code unresolved} and the console's desk read
  * instead of the whole journal. Also heap per remembered key and disk per attempt. Writes
