@@ -4,6 +4,7 @@ import dev.effectful.core.journal.JournalRecord;
 import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.reentry.IndexSnapshot;
 import dev.effectful.core.reentry.IntentState;
+import dev.effectful.core.reentry.OpenIntents;
 import dev.effectful.core.reentry.Phase;
 
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The intents {@code journal unresolved}, {@code journal approvals} and the console's desk list, read from
@@ -27,8 +29,10 @@ import java.util.Set;
  * would need records before the snapshot that were not read ({@link JournalIntents#needsHistory}). Only the
  * warnings differ: damage before the snapshot is not seen here ({@code journal verify} reads everything).
  *
- * <p>Nothing in the journal directory is written: the snapshot is mapped read-only, and the agent
- * replaces it by a rename, so this reads either the old file or the new one, each whole and checked.
+ * <p>The open intents come from their own small file beside the snapshot ({@link OpenIntents}) when it is
+ * usable, else from the snapshot. Nothing in the journal directory is written: each file is read (the snapshot
+ * mapped) read-only, and the agent replaces each by a rename, so this reads either the old file or the new one,
+ * each whole and checked.
  */
 final class SnapshotIntents {
 
@@ -42,13 +46,36 @@ final class SnapshotIntents {
     }
 
     private static Set<Phase> listed() {
-        Set<Phase> out = EnumSet.of(Phase.AWAITING_APPROVAL);
+        Set<Phase> out = EnumSet.noneOf(Phase.class);
         for (Phase p : Phase.values()) {
-            if (p.unresolved()) {
+            if (p.open()) {
                 out.add(p);
             }
         }
         return out;
+    }
+
+    /** Where the open intents come from: what it covers, and a pass over them. */
+    private record Source(IndexSnapshot.Covers covers, Consumer<IndexSnapshot.Visitor> pass) {
+    }
+
+    /**
+     * The open intents' own file first (a few in a hundred of the intents, read whole), then the snapshot (every
+     * intent, checked whole before it is believed): the first whose last record is still in this journal with its
+     * key, as a restart checks it.
+     */
+    private static Optional<Source> source(JournalReader reader) {
+        Optional<Source> open = OpenIntents.read(reader.directory()).map(o -> new Source(o.covers(), o::forEach));
+        if (open.isPresent() && matches(reader, open.get().covers())) {
+            return open;
+        }
+        return IndexSnapshot.readOnly(reader.directory())
+                .map(v -> new Source(v.covers(), visitor -> v.forEach(LISTED, visitor)))
+                .filter(s -> matches(reader, s.covers()));
+    }
+
+    private static boolean matches(JournalReader reader, IndexSnapshot.Covers covers) {
+        return reader.read(covers.lastIndex()).map(r -> covers.lastKey().equals(r.intentKey())).orElse(false);
     }
 
     /**
@@ -96,19 +123,14 @@ final class SnapshotIntents {
         if (!enabled) {
             return Optional.empty();
         }
-        Optional<IndexSnapshot.View> opened = IndexSnapshot.readOnly(reader.directory());
-        if (opened.isEmpty()) {
+        Optional<Source> source = source(reader);
+        if (source.isEmpty()) {
             return Optional.empty();
         }
-        IndexSnapshot.View view = opened.get();
-        IndexSnapshot.Covers covers = view.covers();
-        // as a restart checks it: the record it ends at is still in this journal, with the same key
-        if (!reader.read(covers.lastIndex()).map(r -> covers.lastKey().equals(r.intentKey())).orElse(false)) {
-            return Optional.empty();
-        }
+        IndexSnapshot.Covers covers = source.get().covers();
         List<Seed> seeds = new ArrayList<>();
         boolean[] unplaced = {false};
-        view.forEach(LISTED, (key, s) -> {
+        source.get().pass().accept((key, s) -> {
             long at = s.argsIndex();
             if (at < 0) {
                 unplaced[0] = true; // written before states pointed at their record: only a full pass finds it

@@ -9,6 +9,7 @@ import dev.effectful.core.journal.OutcomeWord;
 import dev.effectful.core.journal.ProbeResult;
 import dev.effectful.core.journal.RecordType;
 import dev.effectful.core.reentry.IndexSnapshot;
+import dev.effectful.core.reentry.OpenIntents;
 import dev.effectful.core.reentry.LocalIntentIndex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -160,15 +161,40 @@ class SnapshotIntentsTest {
     }
 
     @Test
-    void aDamagedSnapshotIsPassedOverForTheWholeJournal() throws IOException {
+    void aDamagedOpenIntentsFileIsPassedOverForTheSnapshotAndADamagedSnapshotForTheWholeJournal() throws IOException {
         writeJournalWithSnapshot(50);
         Run full = unresolvedFromTheWholeJournal();
 
-        Path snapshot = IndexSnapshot.file(dir);
-        byte[] bytes = Files.readAllBytes(snapshot);
-        bytes[bytes.length / 2] ^= 0x10;
-        Files.write(snapshot, bytes, StandardOpenOption.TRUNCATE_EXISTING);
+        flipAByteIn(dir.resolve(OpenIntents.FILE_NAME));
+        assertThat(OpenIntents.read(dir)).as("checked whole").isEmpty();
+        assertAnsweredFromTheSnapshotAs(full);
+
+        flipAByteIn(IndexSnapshot.file(dir));
         assertFallsBackTo(full);
+    }
+
+    @Test
+    void withoutTheOpenIntentsFileTheSnapshotAnswers() throws IOException {
+        // a snapshot left by an agent that wrote no such file
+        writeJournalWithSnapshot(50);
+        Run full = unresolvedFromTheWholeJournal();
+        Files.delete(dir.resolve(OpenIntents.FILE_NAME));
+        assertAnsweredFromTheSnapshotAs(full);
+    }
+
+    private static void flipAByteIn(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x10;
+        Files.write(file, bytes, StandardOpenOption.TRUNCATE_EXISTING);
+    }
+
+    private void assertAnsweredFromTheSnapshotAs(Run full) {
+        try (JournalReader reader = JournalReader.open(dir, 2_000)) {
+            assertThat(SnapshotIntents.fromSnapshot(reader)).as("the snapshot answers").isPresent();
+        } catch (CliException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(run("--json", "unresolved")).isEqualTo(full);
     }
 
     @Test

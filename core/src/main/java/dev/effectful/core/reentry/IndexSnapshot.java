@@ -83,6 +83,7 @@ public final class IndexSnapshot {
         Path tmp = journalDir.resolve(FILE_NAME + ".tmp");
         CRC32C crc = new CRC32C();
         ByteBuffer out = ByteBuffer.allocate(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+        OpenIntents.Collector open = new OpenIntents.Collector();
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
             JournalFiles.ownerOnly(tmp);
@@ -101,6 +102,7 @@ public final class IndexSnapshot {
                 out.put((byte) TEXT_KEY);
                 putUtf(out, e.getKey());
                 putState(out, e.getValue());
+                open.text(e.getKey(), e.getValue());
                 n++;
             }
             out.put((byte) END);
@@ -120,6 +122,7 @@ public final class IndexSnapshot {
                         drain(out, ch, crc);
                     }
                     int status = table.copySlot(i, out);
+                    open.slot(out, out.position() - IntentTable.SLOT);
                     counts[2 * s] += status == IntentTable.LIVE ? 1 : 0;
                     counts[2 * s + 1] += status == IntentTable.TOMB ? 1 : 0;
                 }
@@ -142,6 +145,8 @@ public final class IndexSnapshot {
             }
         }
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        // its own file, checked on its own: the listings read it without the snapshot (see OpenIntents)
+        open.write(journalDir, lastIndex, lastKey == null ? "" : lastKey);
     }
 
     private static void drain(ByteBuffer out, FileChannel ch, CRC32C crc) throws IOException {
@@ -308,23 +313,11 @@ public final class IndexSnapshot {
                 }
             }
         }
-
-        /** The state the snapshot holds for {@code intentKey}, if any. */
-        public Optional<IntentState> get(String intentKey) {
-            long[] parsed = new long[2];
-            if (!HexKeys.parse(intentKey, parsed)) {
-                return Optional.ofNullable(loaded.others().get(intentKey));
-            }
-            long hash = IntentTable.mix(parsed[0], parsed[1]);
-            IntentTable t = loaded.tables().get(LocalIntentIndex.stripeOf(hash, loaded.tables().size()));
-            int slot = t.find(parsed[0], parsed[1]);
-            return slot >= 0 ? Optional.of(t.state(slot)) : Optional.ofNullable(loaded.others().get(intentKey));
-        }
     }
 
     private static final int KEY_SENT_MARK = 0x40;
 
-    private static void putState(ByteBuffer out, IntentState s) {
+    static void putState(ByteBuffer out, IntentState s) {
         // the key-sent mark rides in the phase byte (phases fit four bits); an older reader fails on it and replays
         out.put((byte) (s.phase().ordinal() | (s.keySent() ? KEY_SENT_MARK : 0)));
         out.putInt(s.attempts());
@@ -334,7 +327,7 @@ public final class IndexSnapshot {
         out.putLong(s.lastMillis());
     }
 
-    private static IntentState readState(ByteBuffer in) {
+    static IntentState readState(ByteBuffer in) {
         int phaseByte = in.get();
         Phase phase = PHASES[phaseByte & ~KEY_SENT_MARK];
         int attempts = in.getInt();
@@ -344,7 +337,7 @@ public final class IndexSnapshot {
                 (phaseByte & KEY_SENT_MARK) != 0);
     }
 
-    private static void putUtf(ByteBuffer out, String s) {
+    static void putUtf(ByteBuffer out, String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         if (b.length > 0xffff) {
             throw new IllegalArgumentException("key longer than 65535 bytes");
@@ -352,7 +345,7 @@ public final class IndexSnapshot {
         out.putShort((short) b.length).put(b);
     }
 
-    private static String utf(ByteBuffer in) {
+    static String utf(ByteBuffer in) {
         int len = Short.toUnsignedInt(in.getShort());
         byte[] b = new byte[len];
         in.get(b);

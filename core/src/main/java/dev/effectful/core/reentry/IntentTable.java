@@ -256,10 +256,32 @@ final class IntentTable {
 
     IntentState state(int slot) {
         int at = slot * SLOT;
-        long w = word(at);
+        return stateOf(buf, at, word(at));
+    }
+
+    /** The state in a slot laid out as this table lays one out, at {@code at} of {@code b}, its word {@code w}. */
+    private static IntentState stateOf(ByteBuffer b, int at, long w) {
         int effect = (int) (w >>> 6) & 7;
         return new IntentState(PHASES[(int) (w >>> 2) & 15], (int) (w >>> 32), effect == 0 ? null : EFFECTS[effect - 1],
-                buf.getLong(at + RETRY), buf.getLong(at + RESULT), buf.getLong(at + LAST), null, (w & KEY_SENT_BIT) != 0);
+                b.getLong(at + RETRY), b.getLong(at + RESULT), b.getLong(at + LAST), null, (w & KEY_SENT_BIT) != 0);
+    }
+
+    /**
+     * Of a slot as {@link #copySlot} wrote it into {@code copy} at {@code at}: its state when it is live and
+     * not settled ({@link Phase#open}), else null. The snapshot's pass keeps these apart ({@link OpenIntents}).
+     */
+    static IntentState openIn(ByteBuffer copy, int at) {
+        long w = copy.getLong(at + WORD);
+        return status(w) == LIVE && PHASES[(int) (w >>> 2) & 15].open() ? stateOf(copy, at, w) : null;
+    }
+
+    /** The key of a slot as {@link #copySlot} wrote it into {@code copy} at {@code at}: high half, then low. */
+    static long keyHiIn(ByteBuffer copy, int at) {
+        return copy.getLong(at + KEY_HI);
+    }
+
+    static long keyLoIn(ByteBuffer copy, int at) {
+        return copy.getLong(at + KEY_LO);
     }
 
     long lastMillis(int slot) {

@@ -49,6 +49,15 @@ public enum Phase {
     }
 
     /**
+     * Whether the intent is not settled: nobody knows if its effect landed ({@link #unresolved}), or it waits for
+     * a person's approval. What the operator's listings show ({@code journal unresolved}, {@code journal
+     * approvals}, the console's desk), and what the index snapshot keeps apart for them ({@link OpenIntents}).
+     */
+    public boolean open() {
+        return unresolved || this == AWAITING_APPROVAL;
+    }
+
+    /**
      * Whether the intent settled with its effect applied and known: its body succeeded, or a person said
      * the effect landed. Its stored result answers every later call; the CLI counts it as ok, the earlier
      * key format's lookup and the shared store's {@code ok} count ask this.

@@ -126,6 +126,14 @@ class LocalIntentIndexModelTest {
                     assertThat(c.entries()).isEqualTo(model.states.size());
                 });
                 assertThat(back.stripeCount()).isEqualTo(stripes);
+                // the open intents' own file, from the same pass: exactly the model's intents that are not settled
+                Map<String, IntentState> open = new java.util.HashMap<>();
+                OpenIntents written = OpenIntents.read(journalDir).orElseThrow();
+                written.forEach(open::put);
+                assertThat(written.covers().lastIndex()).isEqualTo(journalIndex);
+                assertThat(open).as("open intents at step %d", step).isEqualTo(model.states.entrySet().stream()
+                        .filter(e -> e.getValue().phase().open())
+                        .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
                 assertSame(back, model, pool, "read back from the snapshot at step " + step);
                 index = back; // go on from the loaded one: its table must take updates like any other
             }
@@ -141,11 +149,13 @@ class LocalIntentIndexModelTest {
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
             try (var files = Files.list(journalDir)) {
                 assertThat(files.map(f -> f.getFileName().toString()))
-                        .as("table files are unlinked once mapped: nothing but the snapshot is left")
-                        .containsExactly(IndexSnapshot.FILE_NAME);
+                        .as("table files are unlinked once mapped: nothing but the snapshot and its open intents is left")
+                        .containsExactlyInAnyOrder(IndexSnapshot.FILE_NAME, OpenIntents.FILE_NAME);
             }
         });
         assertThat(Files.getPosixFilePermissions(IndexSnapshot.file(journalDir)))
+                .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        assertThat(Files.getPosixFilePermissions(journalDir.resolve(OpenIntents.FILE_NAME)))
                 .isEqualTo(PosixFilePermissions.fromString("rw-------"));
     }
 
