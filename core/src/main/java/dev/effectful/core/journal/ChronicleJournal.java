@@ -41,19 +41,6 @@ public final class ChronicleJournal implements Journal {
 
     /** Chronicle's record header: a 32-bit length-and-state word before the data. */
     private static final int HEADER_BYTES = 4;
-    /**
-     * Every 16th record of a cycle file is indexed, not every 256th (the daily cycle's default): a read by index
-     * walks from the nearest indexed record, and the CLI reads an unsettled intent's record by its index. On ten
-     * million attempts, reading the 111,666 records {@code journal unresolved} lists took 1.2-1.5 s at 256 and
-     * 0.35-0.5 s at 16; appends write one index entry per 16 records instead of per 256. Chronicle keeps these
-     * in each cycle file's header, so files written before keep theirs and stay readable.
-     */
-    static final int INDEX_SPACING = 16;
-    /**
-     * Entries per index array, twice the daily cycle's default: a cycle file holds at most count x count x
-     * spacing records, a billion a day at these settings (the default's 4,096 would allow 268 million).
-     */
-    static final int INDEX_COUNT = 8192;
 
     private ChronicleJournal(Path dir, SingleChronicleQueue queue, JournalLock lock, boolean syncIntents) {
         this.dir = dir;
@@ -79,8 +66,8 @@ public final class ChronicleJournal implements Journal {
             JournalSalvage salvage = JournalSalvage.prepare(dir);
             SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir)
                     .rollCycle(rollCycle == null ? RollCycles.FAST_DAILY : rollCycle)
-                    .indexSpacing(INDEX_SPACING)
-                    .indexCount(INDEX_COUNT)
+                    .indexSpacing(QueueCycles.INDEX_SPACING)
+                    .indexCount(QueueCycles.INDEX_COUNT)
                     // Chronicle's own msync goes through the native layer the build leaves out;
                     // append() forces intents itself (MappedRangeSync)
                     .syncMode(SyncMode.NONE)

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A journal's cycle files are indexed every {@link ChronicleJournal#INDEX_SPACING} records, so a read by index
+ * A journal's cycle files are indexed every {@link QueueCycles#INDEX_SPACING} records, so a read by index
  * walks a few records at most; a cycle file begun with Chronicle's daily default (every 256th, as every journal
  * was before) keeps its own spacing when the writer of today appends to it, and every record of both kinds of
  * file reads back by its index, one at a time and in one ascending walk.
