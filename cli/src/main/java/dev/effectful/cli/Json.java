@@ -152,7 +152,6 @@ final class Json {
         }
     }
 
-    /** Compact text of stored JSON for a table cell, cut to {@code max} characters. */
     /** Runs of line breaks and tabs, which would break a table's row. */
     private static final Pattern LINE_BREAKS = Pattern.compile("[\\r\\n\\t]+");
 
@@ -167,6 +166,7 @@ final class Json {
         return false;
     }
 
+    /** Compact text of stored JSON for a table cell, cut to {@code max} characters. */
     static String compact(String jsonText, int max) {
         if (jsonText == null) {
             return "-";

@@ -9,11 +9,12 @@ import java.util.List;
  * padding, so escape codes never push a column out of line.
  */
 final class Table {
+    /** Characters of rows written to the stream at once. */
+    private static final int BLOCK = 1 << 16;
+
     private final String[] headers;
     private final boolean[] rightAligned;
     private final List<Cell[]> rows = new ArrayList<>();
-    /** Characters of rows written to the stream at once. */
-    private static final int BLOCK = 1 << 16;
 
     /** A cell's text and its ANSI colour code (null for none). */
     record Cell(String text, String colour) {

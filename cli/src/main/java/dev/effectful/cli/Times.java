@@ -27,7 +27,7 @@ final class Times {
             return HUMAN.format(at.atZone(zone)); // shapes the fast path below does not write
         }
         // by hand: a listing prints one per row, and the formatter's general path (a BigDecimal for the
-        // fraction) was a tenth of `journal unresolved` on a large journal; TimesTest holds the two equal
+        // fraction) was a tenth of `journal unresolved` on a large journal; TimesProperties holds the two equal
         StringBuilder b = new StringBuilder(30);
         digits(b, t.getYear(), 4).append('-');
         digits(b, t.getMonthValue(), 2).append('-');
